@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Configure one build directory from its fragment in harness/configs/.
+#
+# Like kunit.py, the fragment is the whole input: it is copied to .config
+# and completed by `make olddefconfig`. That happens only when the fragment
+# changed since the last run, so a rerun keeps every object file. After
+# olddefconfig every option of the fragment is checked, since Kconfig
+# silently drops options whose dependencies are not met.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+cfg=${1:?usage: $0 CONFIG   (one of: $(ls "$REPO/harness/configs" | sed 's/\.config//' | tr '\n' ' '))}
+fragment=$REPO/harness/configs/$cfg.config
+[ -f "$fragment" ] || die "no fragment $fragment"
+
+out=$CACHE/build/$cfg
+mkdir -p "$out"
+if [ -f "$out/.config" ] && cmp -s "$fragment" "$out/.fragment"; then
+	msg "Configuration '$cfg' is up to date."
+	exit 0
+fi
+
+msg "Configuring '$cfg' (fragment changed or new)..."
+cp "$fragment" "$out/.config"
+logged "$LOGS/config-$cfg.log" in_chroot \
+	make -C /cache/src/linux O="/cache/build/$cfg" LLVM=1 olddefconfig
+
+missing=()
+while read -r line; do
+	case "$line" in
+	CONFIG_*=*)
+		grep -qx "$line" "$out/.config" || missing+=("$line")
+		;;
+	"# CONFIG_"*" is not set")
+		opt=${line#\# }
+		opt=${opt%% *}
+		grep -q "^$opt=" "$out/.config" && missing+=("$line")
+		;;
+	esac
+done <"$fragment"
+if [ ${#missing[@]} -gt 0 ]; then
+	rm -f "$out/.fragment"
+	die "options of $fragment did not land in .config: ${missing[*]}"
+fi
+cp "$fragment" "$out/.fragment"
+msg "Configuration '$cfg' written to $out/.config."

@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared helpers of the harness scripts. Sourced, never run.
+#
+# Everything heavy lives in one cache directory outside the repository:
+#
+#   $CACHE/chroot/        Debian trixie root with the pinned toolchain
+#   $CACHE/dl/            downloaded base-tree package
+#   $CACHE/src/linux/     the base tree, with our files laid in
+#   $CACHE/build/<cfg>/   one O= output directory per configuration
+#   $CACHE/logs/          logs of the last run of each stage
+#
+# Inside the chroot the cache is mounted at /cache and the repository
+# (read-only) at /repo.
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${DEBUGFS_CACHE:-${XDG_CACHE_HOME:-/var/cache}/rust-debugfs}
+CHROOT=$CACHE/chroot
+TREE=$CACHE/src/linux
+LOGS=$CACHE/logs
+JOBS=${JOBS:-$(nproc)}
+V=${V:-0}
+
+mkdir -p "$CACHE" "$LOGS"
+
+# The series we test against, and the exact build tested most recently.
+BASE_SERIES=7.3
+BASE_PACKAGE=linux-source-$BASE_SERIES
+BASE_TESTED_VERSION=7.3.4-1~bpo13+1
+
+msg() {
+	printf '[%(%H:%M:%S)T] %s\n' -1 "$*"
+}
+
+die() {
+	printf '[%(%H:%M:%S)T] ERROR: %s\n' -1 "$*" >&2
+	exit 1
+}
+
+# Run a command, sending its output to a log file unless V=1.
+# Usage: logged LOGFILE CMD...
+logged() {
+	local log=$1
+	shift
+	if [ "$V" = 1 ]; then
+		"$@" 2>&1 | tee "$log"
+	else
+		if ! "$@" >"$log" 2>&1; then
+			echo "---- last lines of $log ----" >&2
+			tail -n 30 "$log" >&2
+			return 1
+		fi
+	fi
+}
+
+# Run a command inside the chroot, in a private mount namespace.
+#
+# /proc, /sys and /dev are needed by rustfmt, objtool and QEMU. Mounting
+# them inside `unshare --mount` means the kernel drops every mount when
+# the command ends, whether it succeeds, fails or is interrupted, so the
+# host never keeps stale mounts.
+in_chroot() {
+	[ -x "$CHROOT/usr/bin/rustc" ] || die "no toolchain in $CHROOT: run 'make chroot'"
+	mkdir -p "$CHROOT/cache" "$CHROOT/repo"
+	unshare --mount --propagation private -- /bin/sh -euc '
+		root=$1 cache=$2 repo=$3
+		shift 3
+		mount -t proc proc "$root/proc"
+		mount -t sysfs sys "$root/sys"
+		mount --rbind /dev "$root/dev"
+		mount --bind "$cache" "$root/cache"
+		mount --bind "$repo" "$root/repo"
+		mount -o remount,bind,ro "$root/repo"
+		exec chroot "$root" /usr/bin/env -i \
+			PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin \
+			HOME=/root LANG=C.UTF-8 TERM=dumb "$@"
+	' sh "$CHROOT" "$CACHE" "$REPO" "$@"
+}
+
+# Seconds since the epoch, for stage timings.
+now() {
+	date +%s
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Lay our files into the base tree, replacing the base's own kernel::debugfs.
+#
+# The paths in REPLACED belong to us: whatever the base tree has there is
+# deleted, and afterwards they must hold exactly our files (checked below,
+# so nothing of the base implementation can survive into a build). Every
+# other file of the sparse tree in the repository is copied over its base
+# counterpart. Files are copied only when their content differs, so make
+# sees unchanged timestamps and rebuilds only what changed.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+if [ "${1:-}" = --help ]; then
+	echo "usage: $0   (updates $TREE from $REPO)"
+	exit 0
+fi
+
+[ -f "$TREE/.rust-debugfs-version" ] || die "no base tree in $TREE: run 'make source'"
+
+# Paths where the base tree's implementation is replaced by ours.
+REPLACED=(
+	rust/kernel/debugfs.rs
+	rust/kernel/debugfs
+	samples/rust/rust_debugfs.rs
+	samples/rust/rust_debugfs_scoped.rs
+)
+
+# The sparse tree: top-level directories of the repository that mirror the
+# kernel's layout.
+SPARSE=(rust samples tools Documentation)
+
+cd "$REPO"
+changed=0
+for path in "${REPLACED[@]}"; do
+	# Delete base files (and stale files of ours) that the repository lacks.
+	if [ -e "$TREE/$path" ]; then
+		while IFS= read -r -d '' file; do
+			rel=${file#"$TREE/"}
+			if [ ! -f "$REPO/$rel" ]; then
+				rm -f "$file"
+				changed=$((changed + 1))
+			fi
+		done < <(find "$TREE/$path" -type f -print0)
+	fi
+done
+
+while IFS= read -r -d '' rel; do
+	if ! cmp -s "$rel" "$TREE/$rel"; then
+		mkdir -p "$(dirname "$TREE/$rel")"
+		cp "$rel" "$TREE/$rel"
+		changed=$((changed + 1))
+	fi
+done < <(git ls-files -z --cached --others --exclude-standard -- "${SPARSE[@]}")
+
+# Prove that the replaced paths hold our files and nothing else.
+for path in "${REPLACED[@]}"; do
+	if [ -e "$path" ] || [ -e "$TREE/$path" ]; then
+		diff -r -q "$path" "$TREE/$path" >/dev/null 2>&1 ||
+			die "after the overlay, $TREE/$path differs from the repository's $path"
+	fi
+done
+msg "Overlay: $changed file(s) updated in $TREE; base debugfs implementation absent."

@@ -1,0 +1,988 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! DebugFS: files under `/sys/kernel/debug` that show and change driver state.
+//!
+//! A driver puts a value in a file, and `cat` shows it while `echo` changes it. In C that takes
+//! a `struct file_operations`, a `void *` and the promise to remove the file before freeing the
+//! value. Here a file *owns* its value:
+//!
+//! 1. [`File<T>`] holds the `T` it shows and removes its file before dropping the `T`. A file
+//!    can never read freed data, and there is no separate cleanup to forget.
+//! 2. [`Scope<T>`] holds one `T` and a whole directory tree of files showing parts of it, built
+//!    through a [`ScopedDir`]. Dropping the scope removes the tree, then drops the data.
+//! 3. A [`Dir`] keeps its parent alive, and is removed once it and everything created in it
+//!    through owning handles are dropped. [`Dir`] is [`Clone`].
+//! 4. How a value is shown and parsed comes from its type ([`Writer`], [`Reader`] and their
+//!    binary forms), or from a closure for "callback" files. Each data type (and each closure)
+//!    gets its own `file_operations` at compile time; a file costs what the C file costs: a
+//!    dentry, an inode and one pointer to the data.
+//! 5. Like C DebugFS, failures never reach the caller: if DebugFS is compiled out
+//!    (`CONFIG_DEBUG_FS=n`, where C returns `ERR_PTR(-ENODEV)`), disabled at boot, or out of
+//!    memory, the API still works and still owns the data, but creates nothing. Children of a
+//!    directory that could not be created are not created either, rather than being put at the
+//!    DebugFS root.
+//!
+//! Not covered: symlinks, `debugfs_create_regset32()`, `debugfs_create_devm_seqfile()`, custom
+//! `file_operations`, and file sizes or modes other than root-only read and write.
+//!
+//! # Examples
+//!
+//! A counter that user space can read and reset, with a text format of its own:
+//!
+//! ```
+//! use kernel::debugfs::{Dir, File, Reader, Writer};
+//! use kernel::prelude::*;
+//! use kernel::str::CString;
+//! use kernel::sync::atomic::{Atomic, Relaxed};
+//! use kernel::uaccess::UserSliceReader;
+//!
+//! struct Hits(Atomic<u64>);
+//!
+//! // `cat hits` prints "hits: N".
+//! impl Writer for Hits {
+//!     fn write(&self, f: &mut kernel::fmt::Formatter<'_>) -> kernel::fmt::Result {
+//!         writeln!(f, "hits: {}", self.0.load(Relaxed))
+//!     }
+//! }
+//!
+//! // `echo reset > hits` zeroes it; anything else is refused with `EINVAL`.
+//! impl Reader for Hits {
+//!     fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result {
+//!         let mut buf = [0u8; 6];
+//!         if reader.len() > buf.len() {
+//!             return Err(EINVAL);
+//!         }
+//!         let len = reader.len();
+//!         reader.read_slice(&mut buf[..len])?;
+//!         match &buf[..len] {
+//!             b"reset" | b"reset\n" => self.0.store(0, Relaxed),
+//!             _ => return Err(EINVAL),
+//!         }
+//!         Ok(())
+//!     }
+//! }
+//!
+//! // Creates `/sys/kernel/debug/example_hits/hits`, mode 0600.
+//! let dir = Dir::new(c"example_hits");
+//! let hits: Pin<KBox<File<Hits>>> =
+//!     KBox::pin_init(dir.read_write_file(c"hits", Hits(Atomic::new(0))), GFP_KERNEL)?;
+//!
+//! // The driver keeps using its value through the file handle.
+//! hits.0.store(3, Relaxed);
+//!
+//! // This is what `cat` will show.
+//! let shown = CString::try_from_fmt(format_args!("{}", Rendered(&**hits)))?;
+//! assert_eq!(shown.to_bytes(), b"hits: 3\n");
+//!
+//! // Dropping the handle removes the file; `dir` itself goes when `dir` is dropped.
+//! drop(hits);
+//! # struct Rendered<'a, T>(&'a T);
+//! # impl<T: Writer> core::fmt::Display for Rendered<'_, T> {
+//! #     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+//! #         self.0.write(f)
+//! #     }
+//! # }
+//! # Ok::<(), Error>(())
+//! ```
+//!
+//! C header: [`include/linux/debugfs.h`](srctree/include/linux/debugfs.h)
+//!
+//! Reference: <https://docs.kernel.org/filesystems/debugfs.html>
+//!
+//! Samples: `samples/rust/rust_debugfs.rs` (owned [`Dir`] and [`File`]) and
+//! `samples/rust/rust_debugfs_scoped.rs` ([`Scope`] and [`ScopedDir`]).
+
+use crate::{
+    fmt,
+    prelude::*,
+    str::CStr,
+    sync::Arc,
+    uaccess::UserSliceReader, //
+};
+use core::{
+    marker::{
+        PhantomData,
+        PhantomPinned, //
+    },
+    mem::ManuallyDrop,
+    ops::Deref, //
+};
+
+mod callback_adapters;
+mod entry;
+mod file_ops;
+mod traits;
+
+use callback_adapters::{
+    assert_zero_sized,
+    FormatAdapter,
+    NoWriter,
+    WritableAdapter, //
+};
+use entry::Entry;
+use file_ops::FileOps;
+
+#[doc(inline)]
+pub use traits::{
+    BinaryReader,
+    BinaryReaderMut,
+    BinaryWriter,
+    Reader,
+    Writer, //
+};
+
+/// A DebugFS directory.
+///
+/// The directory is removed when the last [`Dir`] for it is dropped and every [`File`],
+/// [`Scope`] or subdirectory created in it is gone too.
+///
+/// # Invariants
+///
+/// If the field is `Some`, the [`Entry`] in it is live.
+#[derive(Clone)]
+pub struct Dir(Option<Arc<Entry<'static>>>);
+
+/// Creates the entry of a directory named `name` in `parent`, or at the DebugFS root if `parent`
+/// is `None`.
+///
+/// A directory whose parent could not be created is not created either.
+fn dir_entry(name: &CStr, parent: Option<&Dir>) -> Entry<'static> {
+    match parent {
+        None => Entry::dir(name, None),
+        Some(Dir(Some(parent))) => Entry::dir(name, Some(parent.clone())),
+        Some(Dir(None)) => Entry::empty(),
+    }
+}
+
+impl Dir {
+    fn create(name: &CStr, parent: Option<&Dir>) -> Self {
+        let entry = dir_entry(name, parent);
+        if !entry.is_live() {
+            // INVARIANT: `None`.
+            return Self(None);
+        }
+        // If the allocation fails, `entry` is dropped and the directory removed again: a `Dir`
+        // that has no handle to it must not leave anything behind.
+        // INVARIANT: `entry` is live.
+        Self(Arc::new(entry, GFP_KERNEL).ok())
+    }
+
+    /// Creates a directory at the root of DebugFS.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// // `/sys/kernel/debug/example_new/`, removed when the last clone is dropped.
+    /// let dir = Dir::new(c"example_new");
+    /// let same = dir.clone();
+    /// drop(dir);
+    /// // `same` still names the directory, and files can still be made in it.
+    /// let file = KBox::pin_init(same.read_only_file(c"answer", 42u32), GFP_KERNEL)?;
+    /// assert_eq!(**file, 42);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn new(name: &CStr) -> Self {
+        Self::create(name, None)
+    }
+
+    /// Creates a directory in this one.
+    ///
+    /// The subdirectory keeps this directory alive.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// let parent = Dir::new(c"example_subdir");
+    /// // `/sys/kernel/debug/example_subdir/child/`.
+    /// let child = parent.subdir(c"child");
+    /// // The parent stays until the child is gone, so the file's path stays valid.
+    /// drop(parent);
+    /// let file = KBox::pin_init(child.read_only_file(c"depth", 2u8), GFP_KERNEL)?;
+    /// assert_eq!(**file, 2);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn subdir(&self, name: &CStr) -> Self {
+        Self::create(name, Some(self))
+    }
+
+    /// Creates a file in this directory that shows `data` through `file_ops`.
+    fn create_file<'a, T, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+        file_ops: &'static FileOps<T>,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: Sync + 'static,
+    {
+        let scope = Scope::new(data, move |data| match &self.0 {
+            // SAFETY: `data` is the pinned data of the `Scope` under construction, which drops
+            // the returned entry before the data.
+            Some(parent) => unsafe { Entry::file(name, parent.clone(), data, file_ops) },
+            None => Entry::empty(),
+        });
+        try_pin_init!(File { scope <- scope }? E)
+    }
+
+    /// Creates a read-only file showing `data` as text.
+    ///
+    /// The file has mode 0400; reading it shows what [`Writer`] renders.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// let dir = Dir::new(c"example_read_only");
+    /// // `cat /sys/kernel/debug/example_read_only/version` prints "3".
+    /// let version = KBox::pin_init(dir.read_only_file(c"version", 3u32), GFP_KERNEL)?;
+    /// assert_eq!(**version, 3);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn read_only_file<'a, T, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: Writer + Send + Sync + 'static,
+    {
+        self.create_file(name, data, &FileOps::<T>::READ_ONLY)
+    }
+
+    /// Creates a read-write file showing `data` as text.
+    ///
+    /// The file has mode 0600; reading it shows what [`Writer`] renders, writing it hands the
+    /// bytes to [`Reader`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let dir = Dir::new(c"example_read_write");
+    /// // `echo 0x10 > .../level` stores 16, as it would in a C `debugfs_create_u32()` file.
+    /// let level = KBox::pin_init(dir.read_write_file(c"level", Atomic::<u32>::new(7)), GFP_KERNEL)?;
+    /// level.store(8, Relaxed);
+    /// assert_eq!(level.load(Relaxed), 8);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn read_write_file<'a, T, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: Writer + Reader + Send + Sync + 'static,
+    {
+        self.create_file(name, data, &FileOps::<T>::READ_WRITE)
+    }
+
+    /// Creates a write-only file updating `data` from text.
+    ///
+    /// The file has mode 0200; writing it hands the bytes to [`Reader`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let dir = Dir::new(c"example_write_only");
+    /// // `echo 1 > .../trigger`; only the driver reads it.
+    /// let trigger = KBox::pin_init(dir.write_only_file(c"trigger", Atomic::new(false)), GFP_KERNEL)?;
+    /// assert!(!trigger.load(Relaxed));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn write_only_file<'a, T, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: Reader + Send + Sync + 'static,
+    {
+        self.create_file(name, data, &FileOps::<T>::WRITE_ONLY)
+    }
+
+    /// Creates a read-only file that shows `data` through the callback `F`.
+    ///
+    /// `F` must be zero-sized (a function or a closure that captures nothing), which is checked
+    /// at compile time. It is never stored: the file's operations are specific to `F`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let dir = Dir::new(c"example_read_callback");
+    /// // `cat .../temp` prints "21.5 C".
+    /// let temp = KBox::pin_init(
+    ///     dir.read_callback_file(c"temp", Atomic::<u32>::new(215), &|t, f| {
+    ///         let t = t.load(Relaxed);
+    ///         writeln!(f, "{}.{} C", t / 10, t % 10)
+    ///     }),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// assert_eq!(temp.load(Relaxed), 215);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn read_callback_file<'a, T, E: 'a, F>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+        _f: &'static F,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: Send + Sync + 'static,
+        F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync + Copy,
+    {
+        const { assert_zero_sized::<F>() };
+        self.create_file(name, data, FileOps::<FormatAdapter<T, F>>::READ_ONLY.adapt())
+    }
+
+    /// Creates a read-write file that shows `data` through `F` and updates it through `W`.
+    ///
+    /// Both callbacks must be zero-sized, see [`Dir::read_callback_file`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let dir = Dir::new(c"example_read_write_callback");
+    /// // `cat .../mode` prints "on" or "off"; `echo off > .../mode` turns it off.
+    /// let mode = KBox::pin_init(
+    ///     dir.read_write_callback_file(
+    ///         c"mode",
+    ///         Atomic::new(true),
+    ///         &|on, f| writeln!(f, "{}", if on.load(Relaxed) { "on" } else { "off" }),
+    ///         &|on, reader| {
+    ///             let mut buf = [0u8; 4];
+    ///             let len = reader.len().min(buf.len());
+    ///             reader.read_slice(&mut buf[..len])?;
+    ///             on.store(buf.starts_with(b"on"), Relaxed);
+    ///             Ok(())
+    ///         },
+    ///     ),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// assert!(mode.load(Relaxed));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn read_write_callback_file<'a, T, E: 'a, F, W>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+        _f: &'static F,
+        _w: &'static W,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: Send + Sync + 'static,
+        F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync + Copy,
+        W: Fn(&T, &mut UserSliceReader) -> Result + Send + Sync + Copy,
+    {
+        const { assert_zero_sized::<F>() };
+        const { assert_zero_sized::<W>() };
+        let file_ops = FileOps::<WritableAdapter<FormatAdapter<T, F>, W>>::READ_WRITE
+            .adapt()
+            .adapt();
+        self.create_file(name, data, file_ops)
+    }
+
+    /// Creates a write-only file that updates `data` through the callback `W`.
+    ///
+    /// `W` must be zero-sized, see [`Dir::read_callback_file`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let dir = Dir::new(c"example_write_callback");
+    /// // Every write to `.../kick`, whatever it says, counts one kick.
+    /// let kicks = KBox::pin_init(
+    ///     dir.write_callback_file(c"kick", Atomic::<u32>::new(0), &|kicks, _reader| {
+    ///         kicks.fetch_add(1, Relaxed);
+    ///         Ok(())
+    ///     }),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// assert_eq!(kicks.load(Relaxed), 0);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn write_callback_file<'a, T, E: 'a, W>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+        _w: &'static W,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: Send + Sync + 'static,
+        W: Fn(&T, &mut UserSliceReader) -> Result + Send + Sync + Copy,
+    {
+        const { assert_zero_sized::<W>() };
+        let file_ops = FileOps::<WritableAdapter<NoWriter<T>, W>>::WRITE_ONLY
+            .adapt()
+            .adapt();
+        self.create_file(name, data, file_ops)
+    }
+
+    /// Creates a read-only binary file: reading it copies out the bytes of `data`.
+    ///
+    /// Reads honour the file offset like C's `debugfs_create_blob()`, see [`BinaryWriter`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// let dir = Dir::new(c"example_read_binary");
+    /// // `hexdump .../id` shows de ad be ef.
+    /// let id = KBox::pin_init(dir.read_binary_file(c"id", [0xde_u8, 0xad, 0xbe, 0xef]), GFP_KERNEL)?;
+    /// assert_eq!(id[0], 0xde);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn read_binary_file<'a, T, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: BinaryWriter + Send + Sync + 'static,
+    {
+        self.create_file(name, data, &FileOps::<T>::BINARY_READ_ONLY)
+    }
+
+    /// Creates a read-write binary file: reads copy out bytes of `data`, writes copy bytes in.
+    ///
+    /// See [`BinaryWriter`] and [`BinaryReader`] for offsets and sizes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// use kernel::new_mutex;
+    ///
+    /// let dir = Dir::new(c"example_read_write_binary");
+    /// // 16 bytes that user space may patch with `dd conv=notrunc seek=...`.
+    /// let regs = KBox::pin_init(
+    ///     dir.read_write_binary_file(c"regs", new_mutex!([0u8; 16])),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// regs.lock()[3] = 1;
+    /// assert_eq!(regs.lock()[3], 1);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn read_write_binary_file<'a, T, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: BinaryWriter + BinaryReader + Send + Sync + 'static,
+    {
+        self.create_file(name, data, &FileOps::<T>::BINARY_READ_WRITE)
+    }
+
+    /// Creates a write-only binary file: writes copy bytes into `data`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// use kernel::new_mutex;
+    ///
+    /// let dir = Dir::new(c"example_write_binary");
+    /// let key = KBox::pin_init(dir.write_binary_file(c"key", new_mutex!([0u32; 4])), GFP_KERNEL)?;
+    /// assert_eq!(*key.lock(), [0; 4]);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn write_binary_file<'a, T, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: BinaryReader + Send + Sync + 'static,
+    {
+        self.create_file(name, data, &FileOps::<T>::BINARY_WRITE_ONLY)
+    }
+
+    /// Creates a directory `name` in this one, holding `data` and the files `init` makes for it.
+    ///
+    /// `init` gets the data and a [`ScopedDir`] to create files and subdirectories in. Those
+    /// borrow the data instead of owning it, so one value can back many files. Everything is
+    /// removed, then the data dropped, when the returned [`Scope`] is dropped.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// struct Queue {
+    ///     head: Atomic<u32>,
+    ///     tail: Atomic<u32>,
+    /// }
+    ///
+    /// let root = Dir::new(c"example_scope");
+    /// // `example_scope/queue0/{head,tail}`, both showing fields of the one `Queue`.
+    /// let queue = KBox::pin_init(
+    ///     root.scope(
+    ///         Queue { head: Atomic::new(1), tail: Atomic::new(5) },
+    ///         c"queue0",
+    ///         |queue, dir| {
+    ///             dir.read_only_file(c"head", &queue.head);
+    ///             dir.read_only_file(c"tail", &queue.tail);
+    ///         },
+    ///     ),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// assert_eq!(queue.tail.load(Relaxed) - queue.head.load(Relaxed), 4);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn scope<'a, T: 'a, E: 'a, F>(
+        &'a self,
+        data: impl PinInit<T, E> + 'a,
+        name: &'a CStr,
+        init: F,
+    ) -> impl PinInit<Scope<T>, E> + 'a
+    where
+        F: for<'data, 'dir> FnOnce(&'data T, &'dir ScopedDir<'data, 'dir>) + 'a,
+    {
+        Scope::new(data, move |data| ScopedDir::build(name, Some(self), data, init))
+    }
+}
+
+/// Data shown in a DebugFS directory tree, which goes away before the data does.
+///
+/// Made by [`Dir::scope`] or [`Scope::dir`]. It dereferences to the data.
+#[pin_data]
+pub struct Scope<T> {
+    // Field order is load-bearing: fields drop in declaration order, so the whole tree is removed
+    // (and `debugfs_remove` has waited for running file operations) before `data` is dropped.
+    entry: Entry<'static>,
+    #[pin]
+    data: T,
+    // The files point at `data`, so it must never move, even if `T: Unpin`.
+    #[pin]
+    _pin: PhantomPinned,
+}
+
+/// A DebugFS file that owns the data it shows.
+///
+/// Made by the file methods of [`Dir`]. It dereferences to the data; dropping it removes the file,
+/// then drops the data.
+#[pin_data]
+pub struct File<T> {
+    #[pin]
+    scope: Scope<T>,
+}
+
+impl<'b, T: 'b> Scope<T> {
+    /// Initialises the data, then makes its DebugFS entry with `init`.
+    ///
+    /// `init` gets the data at its final, pinned address. The entry it returns may point at the
+    /// data: it is dropped first.
+    fn new<E: 'b, F>(data: impl PinInit<T, E> + 'b, init: F) -> impl PinInit<Self, E> + 'b
+    where
+        F: for<'a> FnOnce(&'a T) -> Entry<'static> + 'b,
+    {
+        try_pin_init!(Self {
+            entry: Entry::empty(),
+            data <- data,
+            _pin: PhantomPinned,
+        }? E)
+        .pin_chain(|scope| {
+            // SAFETY: Nothing is moved out of `scope`: `entry` is overwritten in place and
+            // `data`, which is structurally pinned, is only borrowed.
+            let scope = unsafe { scope.get_unchecked_mut() };
+            scope.entry = init(&scope.data);
+            Ok(())
+        })
+    }
+}
+
+impl<'a, T: 'a> Scope<T> {
+    /// Creates a directory `name` at the root of DebugFS, holding `data` and the files `init`
+    /// makes for it.
+    ///
+    /// This is [`Dir::scope`] for a directory with no parent.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::debugfs::Scope;
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// static DROPPED: Atomic<bool> = Atomic::new(false);
+    ///
+    /// struct Stats(Atomic<u64>);
+    ///
+    /// impl Drop for Stats {
+    ///     fn drop(&mut self) {
+    ///         DROPPED.store(true, Relaxed);
+    ///     }
+    /// }
+    ///
+    /// let stats = KBox::pin_init(
+    ///     Scope::dir(Stats(Atomic::new(0)), c"example_scope_dir", |stats, dir| {
+    ///         dir.read_write_file(c"packets", &stats.0);
+    ///     }),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// stats.0.fetch_add(2, Relaxed);
+    /// assert_eq!(stats.0.load(Relaxed), 2);
+    ///
+    /// // Dropping the scope removes `example_scope_dir/`, then drops the data.
+    /// drop(stats);
+    /// assert!(DROPPED.load(Relaxed));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn dir<E: 'a, F>(
+        data: impl PinInit<T, E> + 'a,
+        name: &'a CStr,
+        init: F,
+    ) -> impl PinInit<Self, E> + 'a
+    where
+        F: for<'data, 'dir> FnOnce(&'data T, &'dir ScopedDir<'data, 'dir>) + 'a,
+    {
+        Scope::new(data, move |data| ScopedDir::build(name, None, data, init))
+    }
+}
+
+impl<T> Deref for Scope<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.data
+    }
+}
+
+impl<T> Deref for File<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.scope
+    }
+}
+
+/// A directory inside a [`Scope`], whose files borrow the scope's data.
+///
+/// Its files and subdirectories have no handles: they are removed all together when the
+/// [`Scope`] is dropped. `'data` is the lifetime of the data files may show, `'dir` that of the
+/// parent directory.
+///
+/// # Invariants
+///
+/// `entry` belongs to the tree of one [`Scope`], whose root is removed before any `&'data`
+/// reference could dangle: a [`ScopedDir`] is only made while the scope is being built, for a
+/// `'data` chosen by the scope, and the init closure must accept every such lifetime. So a
+/// `&'data` it passes points into the scope's pinned data, or at data that never goes away.
+pub struct ScopedDir<'data, 'dir> {
+    // Entries below the root are never dropped: removing the root removes them.
+    entry: ManuallyDrop<Entry<'dir>>,
+    _data: PhantomData<fn(&'data ()) -> &'dir ()>,
+}
+
+impl<'data> ScopedDir<'data, 'static> {
+    /// Creates the root of a scope in `parent` (or at the DebugFS root), lets `init` fill it, and
+    /// returns the entry the [`Scope`] must drop before the data.
+    fn build<T, F>(name: &CStr, parent: Option<&Dir>, data: &'data T, init: F) -> Entry<'static>
+    where
+        F: for<'d, 'dir> FnOnce(&'d T, &'dir ScopedDir<'d, 'dir>),
+    {
+        // INVARIANT: The root of the tree of the scope that `data` belongs to.
+        let root = ScopedDir {
+            entry: ManuallyDrop::new(dir_entry(name, parent)),
+            _data: PhantomData,
+        };
+        init(data, &root);
+        ManuallyDrop::into_inner(root.entry)
+    }
+}
+
+impl<'data, 'dir> ScopedDir<'data, 'dir> {
+    /// Creates a subdirectory.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::debugfs::Scope;
+    ///
+    /// let ports = KBox::pin_init(
+    ///     Scope::dir([80u16, 443], c"example_scoped_subdir", |ports, dir| {
+    ///         // `example_scoped_subdir/port{0,1}/number`.
+    ///         for (name, port) in [c"port0", c"port1"].into_iter().zip(ports) {
+    ///             dir.dir(name).read_only_file(c"number", port);
+    ///         }
+    ///     }),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// assert_eq!(ports[1], 443);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn dir<'dir2>(&'dir2 self, name: &CStr) -> ScopedDir<'data, 'dir2> {
+        // INVARIANT: A subdirectory of `self`, in the same scope.
+        ScopedDir {
+            entry: ManuallyDrop::new(Entry::dir_in(name, &self.entry)),
+            _data: PhantomData,
+        }
+    }
+
+    /// Creates a file showing `data` through `file_ops`; it is removed with the scope.
+    fn create_file<T: Sync>(&self, name: &CStr, data: &'data T, file_ops: &'static FileOps<T>) {
+        // SAFETY: By the type invariant, `data` stays valid until the scope's root is removed,
+        // which removes this file too.
+        let file = unsafe { Entry::file_in(name, &self.entry, data, file_ops) };
+        core::mem::forget(file);
+    }
+
+    /// Creates a read-only text file, see [`Dir::read_only_file`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::debugfs::Scope;
+    ///
+    /// let board = KBox::pin_init(
+    ///     Scope::dir((c"rev-b", 2u32), c"example_scoped_read_only", |board, dir| {
+    ///         dir.read_only_file(c"revision", &board.1);
+    ///     }),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// assert_eq!(board.1, 2);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn read_only_file<T: Writer + Send + Sync + 'static>(&self, name: &CStr, data: &'data T) {
+        self.create_file(name, data, &FileOps::<T>::READ_ONLY)
+    }
+
+    /// Creates a read-write text file, see [`Dir::read_write_file`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::debugfs::Scope;
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let limit = KBox::pin_init(
+    ///     Scope::dir(Atomic::<u64>::new(100), c"example_scoped_read_write", |limit, dir| {
+    ///         dir.read_write_file(c"limit", limit);
+    ///     }),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// limit.store(50, Relaxed);
+    /// assert_eq!(limit.load(Relaxed), 50);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn read_write_file<T: Writer + Reader + Send + Sync + 'static>(
+        &self,
+        name: &CStr,
+        data: &'data T,
+    ) {
+        self.create_file(name, data, &FileOps::<T>::READ_WRITE)
+    }
+
+    /// Creates a write-only text file, see [`Dir::write_only_file`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::debugfs::Scope;
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let flush = KBox::pin_init(
+    ///     Scope::dir(Atomic::<i32>::new(-1), c"example_scoped_write_only", |flush, dir| {
+    ///         dir.write_only_file(c"flush", flush);
+    ///     }),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// assert_eq!(flush.load(Relaxed), -1);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn write_only_file<T: Reader + Send + Sync + 'static>(&self, name: &CStr, data: &'data T) {
+        self.create_file(name, data, &FileOps::<T>::WRITE_ONLY)
+    }
+
+    /// Creates a read-only callback file, see [`Dir::read_callback_file`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::debugfs::Scope;
+    ///
+    /// let link = KBox::pin_init(
+    ///     Scope::dir([1000u32, 100], c"example_scoped_read_callback", |speeds, dir| {
+    ///         // `cat .../max` prints "1000 Mb/s".
+    ///         dir.read_callback_file(c"max", speeds, &|s, f| writeln!(f, "{} Mb/s", s[0]));
+    ///     }),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// assert_eq!(link[0], 1000);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn read_callback_file<T, F>(&self, name: &CStr, data: &'data T, _f: &'static F)
+    where
+        T: Send + Sync + 'static,
+        F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync + Copy,
+    {
+        const { assert_zero_sized::<F>() };
+        self.create_file(name, data, FileOps::<FormatAdapter<T, F>>::READ_ONLY.adapt())
+    }
+
+    /// Creates a read-write callback file, see [`Dir::read_write_callback_file`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::debugfs::Scope;
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let duty = KBox::pin_init(
+    ///     Scope::dir(Atomic::<u32>::new(50), c"example_scoped_read_write_callback", |duty, dir| {
+    ///         dir.read_write_callback_file(
+    ///             c"duty",
+    ///             duty,
+    ///             &|d, f| writeln!(f, "{}%", d.load(Relaxed)),
+    ///             &|d, _reader| {
+    ///                 d.store(0, Relaxed);
+    ///                 Ok(())
+    ///             },
+    ///         );
+    ///     }),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// assert_eq!(duty.load(Relaxed), 50);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn read_write_callback_file<T, F, W>(
+        &self,
+        name: &CStr,
+        data: &'data T,
+        _f: &'static F,
+        _w: &'static W,
+    ) where
+        T: Send + Sync + 'static,
+        F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync + Copy,
+        W: Fn(&T, &mut UserSliceReader) -> Result + Send + Sync + Copy,
+    {
+        const { assert_zero_sized::<F>() };
+        const { assert_zero_sized::<W>() };
+        let file_ops = FileOps::<WritableAdapter<FormatAdapter<T, F>, W>>::READ_WRITE
+            .adapt()
+            .adapt();
+        self.create_file(name, data, file_ops)
+    }
+
+    /// Creates a write-only callback file, see [`Dir::write_callback_file`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::debugfs::Scope;
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let resets = KBox::pin_init(
+    ///     Scope::dir(Atomic::<u32>::new(0), c"example_scoped_write_callback", |resets, dir| {
+    ///         dir.write_only_callback_file(c"reset", resets, &|r, _reader| {
+    ///             r.fetch_add(1, Relaxed);
+    ///             Ok(())
+    ///         });
+    ///     }),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// assert_eq!(resets.load(Relaxed), 0);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn write_only_callback_file<T, W>(&self, name: &CStr, data: &'data T, _w: &'static W)
+    where
+        T: Send + Sync + 'static,
+        W: Fn(&T, &mut UserSliceReader) -> Result + Send + Sync + Copy,
+    {
+        const { assert_zero_sized::<W>() };
+        let file_ops = FileOps::<WritableAdapter<NoWriter<T>, W>>::WRITE_ONLY
+            .adapt()
+            .adapt();
+        self.create_file(name, data, file_ops)
+    }
+
+    /// Creates a read-only binary file, see [`Dir::read_binary_file`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::debugfs::Scope;
+    ///
+    /// let log = KBox::pin_init(
+    ///     Scope::dir([0x55u8; 64], c"example_scoped_read_binary", |log, dir| {
+    ///         dir.read_binary_file(c"log", log);
+    ///     }),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// assert_eq!(log.len(), 64);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn read_binary_file<T: BinaryWriter + Send + Sync + 'static>(
+        &self,
+        name: &CStr,
+        data: &'data T,
+    ) {
+        self.create_file(name, data, &FileOps::<T>::BINARY_READ_ONLY)
+    }
+
+    /// Creates a read-write binary file, see [`Dir::read_write_binary_file`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::debugfs::Scope;
+    /// use kernel::new_mutex;
+    ///
+    /// let eeprom = KBox::pin_init(
+    ///     Scope::dir(new_mutex!([0xffu8; 32]), c"example_scoped_read_write_binary", |e, dir| {
+    ///         dir.read_write_binary_file(c"eeprom", e);
+    ///     }),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// assert_eq!(eeprom.lock()[31], 0xff);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn read_write_binary_file<T: BinaryWriter + BinaryReader + Send + Sync + 'static>(
+        &self,
+        name: &CStr,
+        data: &'data T,
+    ) {
+        self.create_file(name, data, &FileOps::<T>::BINARY_READ_WRITE)
+    }
+
+    /// Creates a write-only binary file, see [`Dir::write_binary_file`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::debugfs::Scope;
+    /// use kernel::new_mutex;
+    ///
+    /// let firmware = KBox::pin_init(
+    ///     Scope::dir(new_mutex!([0u8; 8]), c"example_scoped_write_binary", |fw, dir| {
+    ///         dir.write_binary_file(c"patch", fw);
+    ///     }),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// assert_eq!(*firmware.lock(), [0; 8]);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn write_binary_file<T: BinaryReader + Send + Sync + 'static>(
+        &self,
+        name: &CStr,
+        data: &'data T,
+    ) {
+        self.create_file(name, data, &FileOps::<T>::BINARY_WRITE_ONLY)
+    }
+}

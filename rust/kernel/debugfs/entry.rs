@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! [`Entry`]: the owner of one DebugFS dentry.
+//!
+//! This is the only place that calls into `fs/debugfs`, and the only place that knows whether
+//! DebugFS is compiled in: with `CONFIG_DEBUG_FS=n` an [`Entry`] is zero-sized and is never
+//! [`live`](Entry::is_live), so the rest of the module is the same code in both configurations.
+//!
+//! C header: [`include/linux/debugfs.h`](srctree/include/linux/debugfs.h)
+
+use super::file_ops::FileOps;
+use crate::{
+    str::{
+        CStr,
+        CStrExt, //
+    },
+    sync::Arc, //
+};
+use core::marker::PhantomData;
+
+#[cfg(CONFIG_DEBUG_FS)]
+use crate::{
+    bindings,
+    error::from_err_ptr, //
+};
+
+/// What an [`Entry`] holds: a dentry if DebugFS created one, nothing if DebugFS is compiled out.
+#[cfg(CONFIG_DEBUG_FS)]
+type Dentry = Option<core::ptr::NonNull<bindings::dentry>>;
+#[cfg(not(CONFIG_DEBUG_FS))]
+type Dentry = ();
+
+/// An owned DebugFS dentry, removed (with everything below it) when dropped.
+///
+/// DebugFS never reports errors to its callers, so an [`Entry`] records a failed creation as an
+/// entry that is not live. Children of such an entry are never created: handing its dentry to C
+/// would create them at the DebugFS root, where nobody would ever remove them.
+///
+/// The lifetime `'a` bounds entries whose parent is borrowed rather than owned (see
+/// [`Entry::dir_in`]).
+///
+/// # Invariants
+///
+/// - `dentry` is `None`, or a dentry returned by DebugFS that this [`Entry`] removes exactly
+///   once, when it is dropped.
+/// - If `dentry` is `Some`, its parent directory is not removed before it: the parent is the
+///   DebugFS root, or `_parent` keeps the parent's [`Entry`] alive, or the parent is an [`Entry`]
+///   borrowed for `'a`.
+pub(crate) struct Entry<'a> {
+    #[cfg(CONFIG_DEBUG_FS)]
+    dentry: Dentry,
+    #[cfg(CONFIG_DEBUG_FS)]
+    _parent: Option<Arc<Entry<'static>>>,
+    _borrowed_parent: PhantomData<&'a Entry<'a>>,
+}
+
+// SAFETY: An `Entry` is a handle to a dentry. DebugFS lets any thread create children of a
+// dentry and remove it, and the parent `Arc` is itself `Send`.
+unsafe impl Send for Entry<'_> {}
+
+// SAFETY: Through `&Entry` one can only create children and test for liveness. DebugFS
+// serialises creation in a directory on the directory's inode lock.
+unsafe impl Sync for Entry<'_> {}
+
+impl Entry<'static> {
+    /// Creates an entry that stands for nothing.
+    ///
+    /// It stands in where creation failed or DebugFS is off, and is a placeholder to overwrite.
+    pub(crate) const fn empty() -> Self {
+        // INVARIANT: No dentry, so nothing to remove and no parent to keep.
+        Self {
+            #[cfg(CONFIG_DEBUG_FS)]
+            dentry: None,
+            #[cfg(CONFIG_DEBUG_FS)]
+            _parent: None,
+            _borrowed_parent: PhantomData,
+        }
+    }
+
+    /// Creates a directory named `name` that keeps `parent` alive, or at the DebugFS root if
+    /// `parent` is `None`.
+    pub(crate) fn dir(name: &CStr, parent: Option<Arc<Entry<'static>>>) -> Self {
+        let dentry = match &parent {
+            Some(parent) => parent.create_dir(name),
+            None => create_dir(name, None),
+        };
+        // INVARIANT: The dentry (if any) is new and ours, and `_parent` owns its parent.
+        Self::from_parts(dentry, parent)
+    }
+
+    /// Creates a file named `name` in `parent`, keeping `parent` alive.
+    ///
+    /// # Safety
+    ///
+    /// `data` must stay valid (and at the same address) until the returned [`Entry`] is dropped.
+    pub(crate) unsafe fn file<T>(
+        name: &CStr,
+        parent: Arc<Entry<'static>>,
+        data: &T,
+        file_ops: &'static FileOps<T>,
+    ) -> Self {
+        // SAFETY: Forwarded from the caller: the file is removed when the result is dropped.
+        let dentry = unsafe { parent.create_file(name, data, file_ops) };
+        // INVARIANT: The dentry (if any) is new and ours, and `_parent` owns its parent.
+        Self::from_parts(dentry, Some(parent))
+    }
+}
+
+impl<'a> Entry<'a> {
+    /// Creates a directory named `name` in `parent`, which it borrows.
+    ///
+    /// The directory is removed with `parent` at the latest, so the result may be leaked with
+    /// [`core::mem::forget`] when `parent` is going to be removed anyway.
+    pub(crate) fn dir_in(name: &CStr, parent: &'a Entry<'_>) -> Self {
+        // INVARIANT: The dentry (if any) is new and ours; its parent is borrowed for `'a`.
+        Self::from_parts(parent.create_dir(name), None)
+    }
+
+    /// Creates a file named `name` in `parent`, which it borrows.
+    ///
+    /// # Safety
+    ///
+    /// `data` must stay valid (and at the same address) until the returned [`Entry`] is dropped
+    /// or, if it is leaked, until `parent` is removed.
+    pub(crate) unsafe fn file_in<T>(
+        name: &CStr,
+        parent: &'a Entry<'_>,
+        data: &T,
+        file_ops: &'static FileOps<T>,
+    ) -> Self {
+        // SAFETY: Forwarded from the caller.
+        let dentry = unsafe { parent.create_file(name, data, file_ops) };
+        // INVARIANT: The dentry (if any) is new and ours; its parent is borrowed for `'a`.
+        Self::from_parts(dentry, None)
+    }
+
+    /// Assembles an entry; each caller says why the invariants hold.
+    fn from_parts(dentry: Dentry, parent: Option<Arc<Entry<'static>>>) -> Self {
+        #[cfg(not(CONFIG_DEBUG_FS))]
+        let _ = (dentry, parent);
+        Self {
+            #[cfg(CONFIG_DEBUG_FS)]
+            dentry,
+            #[cfg(CONFIG_DEBUG_FS)]
+            _parent: parent,
+            _borrowed_parent: PhantomData,
+        }
+    }
+}
+
+impl Entry<'_> {
+    /// Returns whether this entry stands for a dentry that exists in DebugFS.
+    pub(crate) fn is_live(&self) -> bool {
+        #[cfg(CONFIG_DEBUG_FS)]
+        {
+            self.dentry.is_some()
+        }
+        #[cfg(not(CONFIG_DEBUG_FS))]
+        false
+    }
+
+    /// Creates a directory in this one, unless this one is not live.
+    fn create_dir(&self, name: &CStr) -> Dentry {
+        #[cfg(CONFIG_DEBUG_FS)]
+        {
+            self.dentry.and_then(|parent| create_dir(name, Some(parent)))
+        }
+        #[cfg(not(CONFIG_DEBUG_FS))]
+        let _ = name;
+    }
+
+    /// Creates a file in this directory, unless this one is not live.
+    ///
+    /// # Safety
+    ///
+    /// `data` must stay valid (and at the same address) until the file is removed.
+    unsafe fn create_file<T>(
+        &self,
+        name: &CStr,
+        data: &T,
+        file_ops: &'static FileOps<T>,
+    ) -> Dentry {
+        #[cfg(CONFIG_DEBUG_FS)]
+        {
+            let parent = self.dentry?;
+            // SAFETY:
+            // - `name` is NUL-terminated; DebugFS copies it.
+            // - `parent` is live by the type invariant of `self`.
+            // - `data` outlives the file (our caller's guarantee), which is all the callbacks of
+            //   `file_ops` require of the `i_private` they are handed.
+            // - `file_ops` is `'static`. `aux` is null, DebugFS only stores it.
+            let dentry = unsafe {
+                bindings::debugfs_create_file_full(
+                    name.as_char_ptr(),
+                    file_ops.mode(),
+                    parent.as_ptr(),
+                    core::ptr::from_ref(data).cast_mut().cast(),
+                    core::ptr::null(),
+                    file_ops.as_raw(),
+                )
+            };
+            from_err_ptr(dentry).ok().and_then(core::ptr::NonNull::new)
+        }
+        #[cfg(not(CONFIG_DEBUG_FS))]
+        let _ = (name, data, file_ops);
+    }
+}
+
+/// Creates a directory in `parent`, or at the DebugFS root if `parent` is `None`.
+///
+/// DebugFS returns an `ERR_PTR` when it is disabled at boot, not initialised, or out of memory;
+/// all of those become `None`.
+#[cfg(CONFIG_DEBUG_FS)]
+fn create_dir(name: &CStr, parent: Dentry) -> Dentry {
+    let parent = parent.map_or(core::ptr::null_mut(), |parent| parent.as_ptr());
+    // SAFETY: `name` is NUL-terminated and DebugFS copies it. `parent` is null (the root) or a
+    // live dentry: every caller passes the dentry of an `Entry` it holds a reference to.
+    let dentry = unsafe { bindings::debugfs_create_dir(name.as_char_ptr(), parent) };
+    from_err_ptr(dentry).ok().and_then(core::ptr::NonNull::new)
+}
+
+#[cfg(not(CONFIG_DEBUG_FS))]
+fn create_dir(name: &CStr, parent: Option<()>) -> Dentry {
+    let _ = (name, parent);
+}
+
+impl Drop for Entry<'_> {
+    fn drop(&mut self) {
+        #[cfg(CONFIG_DEBUG_FS)]
+        if let Some(dentry) = self.dentry.take() {
+            // SAFETY: By the type invariant the dentry is ours and its parent is still there.
+            // We take it out of `self`, so it is removed exactly once. `debugfs_remove` removes
+            // the subtree and returns only when no file operation is running on any file in it;
+            // operations on files that are still open fail with `EIO` from then on. That is what
+            // lets the owner of the file data drop it right after this.
+            unsafe { bindings::debugfs_remove(dentry.as_ptr()) };
+        }
+    }
+}

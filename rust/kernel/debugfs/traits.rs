@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! How values are shown in and updated from DebugFS files.
+//!
+//! Text files use [`Writer`] (for `cat`) and [`Reader`] (for `echo`); binary files use
+//! [`BinaryWriter`] and [`BinaryReader`], which copy raw bytes at the file offset, like C's
+//! `debugfs_create_blob`. [`BinaryReaderMut`] is the `&mut` form of [`BinaryReader`], for values
+//! that something else (such as a [`Mutex`]) gives exclusive access to.
+//!
+//! Text input follows the C DebugFS attribute files: integers are parsed by `kstrtoull` and
+//! `kstrtoll` with base 0 (decimal, `0x` hexadecimal, leading-`0` octal, an optional trailing
+//! newline), booleans by `kstrtobool`. Malformed input fails with `EINVAL` and out-of-range
+//! numbers with `ERANGE`; in both cases the value is left as it was.
+
+use crate::{
+    alloc::Allocator,
+    bindings,
+    error::to_result,
+    fmt,
+    fs::file::Offset,
+    prelude::*,
+    str::{
+        kstrtobool,
+        CStr,
+        CStrExt, //
+    },
+    sync::{
+        atomic::{
+            Atomic,
+            Relaxed, //
+        },
+        Arc,
+        Mutex, //
+    },
+    uaccess::{
+        UserSliceReader,
+        UserSliceWriter, //
+    },
+};
+use core::{
+    str::FromStr,
+    sync::atomic as core_atomic, //
+};
+use zerocopy::Immutable;
+
+/// A value that can be rendered as text, for reading its file.
+///
+/// It is implemented for every [`Debug`](fmt::Debug) type, printing `{:?}` and a newline. `Debug`
+/// output is not a stable format, so implement `Writer` on a type of your own where user space
+/// parses what it reads.
+pub trait Writer {
+    /// Renders the value; an error fails the `read(2)` with `EINVAL`.
+    fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
+}
+
+impl<T: fmt::Debug> Writer for T {
+    fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{self:?}")
+    }
+}
+
+impl<T: Writer> Writer for Mutex<T> {
+    fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.lock().write(f)
+    }
+}
+
+/// A value that can be updated from text, for writing its file.
+///
+/// `read_from_slice` gets the bytes of one `write(2)`. It must either take them as a whole new
+/// value or fail and leave the value unchanged.
+pub trait Reader {
+    /// Updates the value from the text in `reader`.
+    fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result;
+}
+
+/// The longest text write the [`Reader`] impls of this module accept, in bytes.
+///
+/// They parse from a buffer on the stack. Every integer in any base C accepts fits with room to
+/// spare; longer input is refused with `EINVAL` before any of it is copied.
+const TEXT_INPUT_MAX: usize = 128;
+
+/// Copies the text of one write into a stack buffer and hands it to `parse` NUL-terminated.
+///
+/// Refuses with `EINVAL` input longer than [`TEXT_INPUT_MAX`] and input containing a NUL byte
+/// (C would silently stop parsing there).
+fn parse_text<T>(reader: &mut UserSliceReader, parse: impl FnOnce(&CStr) -> Result<T>) -> Result<T> {
+    let len = reader.len();
+    if len > TEXT_INPUT_MAX {
+        return Err(EINVAL);
+    }
+    let mut buf = [0u8; TEXT_INPUT_MAX + 1];
+    reader.read_slice(&mut buf[..len])?;
+    let text = CStr::from_bytes_with_nul(&buf[..=len]).map_err(|_| EINVAL)?;
+    parse(text)
+}
+
+/// Text values parsed exactly as C DebugFS parses them.
+trait ParseLikeC: Sized {
+    /// Parses `text`, with `EINVAL` for malformed input and `ERANGE` for out-of-range numbers.
+    fn parse_like_c(text: &CStr) -> Result<Self>;
+}
+
+/// Implements [`ParseLikeC`] for integer types via the C function `$parse` on `$wide`.
+macro_rules! impl_parse_like_c {
+    ($parse:ident, $wide:ty: $($int:ty),*) => {$(
+        impl ParseLikeC for $int {
+            fn parse_like_c(text: &CStr) -> Result<Self> {
+                let mut value: $wide = 0;
+                // SAFETY: `text` is NUL-terminated and `value` is a valid place to store into.
+                to_result(unsafe { bindings::$parse(text.as_char_ptr(), 0, &mut value) })?;
+                Self::try_from(value).map_err(|_| ERANGE)
+            }
+        }
+    )*};
+}
+
+impl_parse_like_c!(kstrtoull, u64: u8, u16, u32, u64, usize);
+impl_parse_like_c!(kstrtoll, i64: i8, i16, i32, i64, isize);
+
+impl ParseLikeC for bool {
+    fn parse_like_c(text: &CStr) -> Result<Self> {
+        kstrtobool(text)
+    }
+}
+
+/// Implements [`Reader`] for [`Atomic`] of each listed value type.
+macro_rules! impl_reader_for_atomics {
+    ($($value:ty),* $(,)?) => {$(
+        impl Reader for Atomic<$value> {
+            fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result {
+                self.store(parse_text(reader, <$value>::parse_like_c)?, Relaxed);
+                Ok(())
+            }
+        }
+    )*};
+}
+
+impl_reader_for_atomics!(bool, i8, i16, i32, i64, isize, u32, u64, usize);
+
+/// Implements [`Reader`] for each listed `core` atomic, holding the given value type.
+macro_rules! impl_reader_for_core_atomics {
+    ($($value:ty => $atomic:ident),* $(,)?) => {$(
+        impl Reader for core_atomic::$atomic {
+            fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result {
+                let value = parse_text(reader, <$value>::parse_like_c)?;
+                self.store(value, core_atomic::Ordering::Relaxed);
+                Ok(())
+            }
+        }
+    )*};
+}
+
+impl_reader_for_core_atomics!(
+    bool => AtomicBool,
+    i8 => AtomicI8,
+    i16 => AtomicI16,
+    i32 => AtomicI32,
+    i64 => AtomicI64,
+    isize => AtomicIsize,
+    u8 => AtomicU8,
+    u16 => AtomicU16,
+    u32 => AtomicU32,
+    u64 => AtomicU64,
+    usize => AtomicUsize,
+);
+
+/// Parses with [`FromStr`], for any type that has it: the text must be UTF-8, and one trailing
+/// newline (as `echo` adds) is dropped. Any parse error is reported as `EINVAL`.
+impl<T: FromStr + Unpin> Reader for Mutex<T> {
+    fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result {
+        let value = parse_text(reader, |text| {
+            let text = text.to_str().map_err(|_| EINVAL)?;
+            let text = text.strip_suffix('\n').unwrap_or(text);
+            text.parse::<T>().map_err(|_| EINVAL)
+        })?;
+        *self.lock() = value;
+        Ok(())
+    }
+}
+
+/// A value that can be read as raw bytes, for reading its binary file.
+pub trait BinaryWriter {
+    /// Copies bytes of the value, from `*offset` on, into `writer`; advances `*offset` by the
+    /// number of bytes copied and returns it.
+    ///
+    /// Like C's `simple_read_from_buffer`: the copy is short at the end, 0 bytes at or past the
+    /// end, and a negative offset is `EINVAL`.
+    fn write_to_slice(&self, writer: &mut UserSliceWriter, offset: &mut Offset) -> Result<usize>;
+}
+
+impl<T: Immutable + IntoBytes> BinaryWriter for T {
+    fn write_to_slice(&self, writer: &mut UserSliceWriter, offset: &mut Offset) -> Result<usize> {
+        writer.write_slice_file(self.as_bytes(), offset)
+    }
+}
+
+impl<T: BinaryWriter> BinaryWriter for Mutex<T> {
+    fn write_to_slice(&self, writer: &mut UserSliceWriter, offset: &mut Offset) -> Result<usize> {
+        self.lock().write_to_slice(writer, offset)
+    }
+}
+
+impl<T: BinaryWriter, A: Allocator> BinaryWriter for Box<T, A> {
+    fn write_to_slice(&self, writer: &mut UserSliceWriter, offset: &mut Offset) -> Result<usize> {
+        (**self).write_to_slice(writer, offset)
+    }
+}
+
+impl<T: BinaryWriter, A: Allocator> BinaryWriter for Pin<Box<T, A>> {
+    fn write_to_slice(&self, writer: &mut UserSliceWriter, offset: &mut Offset) -> Result<usize> {
+        (**self).write_to_slice(writer, offset)
+    }
+}
+
+impl<T: BinaryWriter> BinaryWriter for Arc<T> {
+    fn write_to_slice(&self, writer: &mut UserSliceWriter, offset: &mut Offset) -> Result<usize> {
+        (**self).write_to_slice(writer, offset)
+    }
+}
+
+impl<T: Immutable + IntoBytes, A: Allocator> BinaryWriter for Vec<T, A> {
+    fn write_to_slice(&self, writer: &mut UserSliceWriter, offset: &mut Offset) -> Result<usize> {
+        writer.write_slice_file(self.as_slice().as_bytes(), offset)
+    }
+}
+
+/// A value that can be overwritten with raw bytes, given exclusive access.
+pub trait BinaryReaderMut {
+    /// Copies the bytes in `reader` into the value from `*offset` on; advances `*offset` by the
+    /// number of bytes copied and returns it.
+    ///
+    /// Binary values have a fixed size (vectors are never grown), so a write that does not fit
+    /// at its offset is refused as a whole with `EFBIG`, and a negative offset with `EINVAL`.
+    fn read_from_slice_mut(
+        &mut self,
+        reader: &mut UserSliceReader,
+        offset: &mut Offset,
+    ) -> Result<usize>;
+}
+
+/// Copies `reader` into `bytes` at `*offset`, all or nothing, see [`BinaryReaderMut`].
+fn overwrite_bytes(bytes: &mut [u8], reader: &mut UserSliceReader, offset: &mut Offset) -> Result<usize> {
+    let start = usize::try_from(*offset).map_err(|_| EINVAL)?;
+    let end = start.checked_add(reader.len()).ok_or(EFBIG)?;
+    let window = bytes.get_mut(start..end).ok_or(EFBIG)?;
+    reader.read_slice(window)?;
+    *offset += window.len() as Offset;
+    Ok(window.len())
+}
+
+impl<T: FromBytes + IntoBytes> BinaryReaderMut for T {
+    fn read_from_slice_mut(
+        &mut self,
+        reader: &mut UserSliceReader,
+        offset: &mut Offset,
+    ) -> Result<usize> {
+        overwrite_bytes(self.as_mut_bytes(), reader, offset)
+    }
+}
+
+impl<T: ?Sized + BinaryReaderMut, A: Allocator> BinaryReaderMut for Box<T, A> {
+    fn read_from_slice_mut(
+        &mut self,
+        reader: &mut UserSliceReader,
+        offset: &mut Offset,
+    ) -> Result<usize> {
+        (**self).read_from_slice_mut(reader, offset)
+    }
+}
+
+impl<T: FromBytes + IntoBytes, A: Allocator> BinaryReaderMut for Vec<T, A> {
+    fn read_from_slice_mut(
+        &mut self,
+        reader: &mut UserSliceReader,
+        offset: &mut Offset,
+    ) -> Result<usize> {
+        overwrite_bytes(self.as_mut_slice().as_mut_bytes(), reader, offset)
+    }
+}
+
+/// A value that can be overwritten with raw bytes through a shared reference, for writing its
+/// binary file.
+///
+/// It has the semantics of [`BinaryReaderMut`]; implementations provide the exclusive access,
+/// as the one for [`Mutex`] does by locking.
+pub trait BinaryReader {
+    /// Copies the bytes in `reader` into the value from `*offset` on; see
+    /// [`BinaryReaderMut::read_from_slice_mut`].
+    fn read_from_slice(&self, reader: &mut UserSliceReader, offset: &mut Offset) -> Result<usize>;
+}
+
+impl<T: BinaryReaderMut + Unpin> BinaryReader for Mutex<T> {
+    fn read_from_slice(&self, reader: &mut UserSliceReader, offset: &mut Offset) -> Result<usize> {
+        self.lock().read_from_slice_mut(reader, offset)
+    }
+}
+
+impl<T: ?Sized + BinaryReader, A: Allocator> BinaryReader for Box<T, A> {
+    fn read_from_slice(&self, reader: &mut UserSliceReader, offset: &mut Offset) -> Result<usize> {
+        (**self).read_from_slice(reader, offset)
+    }
+}
+
+impl<T: ?Sized + BinaryReader, A: Allocator> BinaryReader for Pin<Box<T, A>> {
+    fn read_from_slice(&self, reader: &mut UserSliceReader, offset: &mut Offset) -> Result<usize> {
+        (**self).read_from_slice(reader, offset)
+    }
+}
+
+impl<T: ?Sized + BinaryReader> BinaryReader for Arc<T> {
+    fn read_from_slice(&self, reader: &mut UserSliceReader, offset: &mut Offset) -> Result<usize> {
+        (**self).read_from_slice(reader, offset)
+    }
+}
