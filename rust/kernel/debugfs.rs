@@ -138,7 +138,7 @@ pub use traits::{
 ///
 /// # Invariants
 ///
-/// If the field is `Some`, the [`Entry`] in it is live.
+/// If the field is `Some`, the `Entry` in it is live.
 #[derive(Clone)]
 pub struct Dir(Option<Arc<Entry<'static>>>);
 
@@ -341,7 +341,11 @@ impl Dir {
         F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync + Copy,
     {
         const { assert_zero_sized::<F>() };
-        self.create_file(name, data, FileOps::<FormatAdapter<T, F>>::READ_ONLY.adapt())
+        self.create_file(
+            name,
+            data,
+            FileOps::<FormatAdapter<T, F>>::READ_ONLY.adapt(),
+        )
     }
 
     /// Creates a read-write file that shows `data` through `F` and updates it through `W`.
@@ -555,7 +559,9 @@ impl Dir {
     where
         F: for<'data, 'dir> FnOnce(&'data T, &'dir ScopedDir<'data, 'dir>) + 'a,
     {
-        Scope::new(data, move |data| ScopedDir::build(name, Some(self), data, init))
+        Scope::new(data, move |data| {
+            ScopedDir::build(name, Some(self), data, init)
+        })
     }
 }
 
@@ -833,7 +839,11 @@ impl<'data, 'dir> ScopedDir<'data, 'dir> {
         F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync + Copy,
     {
         const { assert_zero_sized::<F>() };
-        self.create_file(name, data, FileOps::<FormatAdapter<T, F>>::READ_ONLY.adapt())
+        self.create_file(
+            name,
+            data,
+            FileOps::<FormatAdapter<T, F>>::READ_ONLY.adapt(),
+        )
     }
 
     /// Creates a read-write callback file, see [`Dir::read_write_callback_file`].

@@ -10,10 +10,7 @@
 
 use super::file_ops::FileOps;
 use crate::{
-    str::{
-        CStr,
-        CStrExt, //
-    },
+    str::CStr,
     sync::Arc, //
 };
 use core::marker::PhantomData;
@@ -21,14 +18,20 @@ use core::marker::PhantomData;
 #[cfg(CONFIG_DEBUG_FS)]
 use crate::{
     bindings,
-    error::from_err_ptr, //
+    error::from_err_ptr,
+    str::CStrExt, //
 };
 
 /// What an [`Entry`] holds: a dentry if DebugFS created one, nothing if DebugFS is compiled out.
 #[cfg(CONFIG_DEBUG_FS)]
 type Dentry = Option<core::ptr::NonNull<bindings::dentry>>;
 #[cfg(not(CONFIG_DEBUG_FS))]
-type Dentry = ();
+type Dentry = NoDentry;
+
+/// Stands in for a dentry when DebugFS is compiled out.
+#[cfg(not(CONFIG_DEBUG_FS))]
+#[derive(Clone, Copy)]
+struct NoDentry;
 
 /// An owned DebugFS dentry, removed (with everything below it) when dropped.
 ///
@@ -163,10 +166,14 @@ impl Entry<'_> {
     fn create_dir(&self, name: &CStr) -> Dentry {
         #[cfg(CONFIG_DEBUG_FS)]
         {
-            self.dentry.and_then(|parent| create_dir(name, Some(parent)))
+            self.dentry
+                .and_then(|parent| create_dir(name, Some(parent)))
         }
         #[cfg(not(CONFIG_DEBUG_FS))]
-        let _ = name;
+        {
+            let _ = name;
+            NoDentry
+        }
     }
 
     /// Creates a file in this directory, unless this one is not live.
@@ -202,7 +209,10 @@ impl Entry<'_> {
             from_err_ptr(dentry).ok().and_then(core::ptr::NonNull::new)
         }
         #[cfg(not(CONFIG_DEBUG_FS))]
-        let _ = (name, data, file_ops);
+        {
+            let _ = (name, data, file_ops);
+            NoDentry
+        }
     }
 }
 
@@ -220,8 +230,9 @@ fn create_dir(name: &CStr, parent: Dentry) -> Dentry {
 }
 
 #[cfg(not(CONFIG_DEBUG_FS))]
-fn create_dir(name: &CStr, parent: Option<()>) -> Dentry {
+fn create_dir(name: &CStr, parent: Option<NoDentry>) -> Dentry {
     let _ = (name, parent);
+    NoDentry
 }
 
 impl Drop for Entry<'_> {

@@ -29,7 +29,7 @@ use crate::{
     uaccess::{
         UserPtr,
         UserSlice, //
-    },
+    }, //
 };
 use core::marker::PhantomData;
 
@@ -130,11 +130,14 @@ impl<T> FileOps<T> {
     }
 
     /// The mode to create files with.
+    // Only `Entry` reads the table, and only if DebugFS is compiled in.
+    #[cfg_attr(not(CONFIG_DEBUG_FS), expect(dead_code))]
     pub(crate) const fn mode(&self) -> bindings::umode_t {
         self.mode
     }
 
     /// The table to hand to `debugfs_create_file_full`.
+    #[cfg_attr(not(CONFIG_DEBUG_FS), expect(dead_code))]
     pub(crate) const fn as_raw(&self) -> *const bindings::file_operations {
         &self.operations
     }

@@ -35,7 +35,7 @@ use crate::{
     uaccess::{
         UserSliceReader,
         UserSliceWriter, //
-    },
+    }, //
 };
 use core::{
     str::FromStr,
@@ -84,7 +84,10 @@ const TEXT_INPUT_MAX: usize = 128;
 ///
 /// Refuses with `EINVAL` input longer than [`TEXT_INPUT_MAX`] and input containing a NUL byte
 /// (C would silently stop parsing there).
-fn parse_text<T>(reader: &mut UserSliceReader, parse: impl FnOnce(&CStr) -> Result<T>) -> Result<T> {
+fn parse_text<T>(
+    reader: &mut UserSliceReader,
+    parse: impl FnOnce(&CStr) -> Result<T>,
+) -> Result<T> {
     let len = reader.len();
     if len > TEXT_INPUT_MAX {
         return Err(EINVAL);
@@ -240,7 +243,11 @@ pub trait BinaryReaderMut {
 }
 
 /// Copies `reader` into `bytes` at `*offset`, all or nothing, see [`BinaryReaderMut`].
-fn overwrite_bytes(bytes: &mut [u8], reader: &mut UserSliceReader, offset: &mut Offset) -> Result<usize> {
+fn overwrite_bytes(
+    bytes: &mut [u8],
+    reader: &mut UserSliceReader,
+    offset: &mut Offset,
+) -> Result<usize> {
     let start = usize::try_from(*offset).map_err(|_| EINVAL)?;
     let end = start.checked_add(reader.len()).ok_or(EFBIG)?;
     let window = bytes.get_mut(start..end).ok_or(EFBIG)?;
