@@ -1,0 +1,288 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Exercise every file of the Rust DebugFS samples from user space, the way
+# a developer pokes at them: modes, contents, valid writes, and malformed
+# writes that must fail with the documented errno and leave the value as it
+# was. Needs root, DebugFS mounted, and rust_debugfs.ko and
+# rust_debugfs_scoped.ko in MODULES (default: next to this script, or in
+# /lib/modules via modprobe). The platform sample binds to an ACPI device
+# with _HID "LNUXBEEF"; without one, its cases are skipped.
+#
+# Errno of each class of bad input (see kernel::debugfs):
+#   not a number, empty line, too long, embedded NUL, non-UTF-8,
+#   offset write, negative into unsigned            EINVAL
+#   number out of range                             ERANGE
+#   binary write that does not fit at its offset    EFBIG
+#   scoped: existing name EEXIST, unknown name ENOENT
+#   any file whose data was removed while open      EIO
+
+DIR="$(dirname "$(readlink -f "$0")")"
+KTAP_HELPERS="${DIR}/../kselftest/ktap_helpers.sh"
+if [ -e "$KTAP_HELPERS" ]; then
+	. "$KTAP_HELPERS"
+else
+	echo "$KTAP_HELPERS file not found [SKIP]"
+	exit 4
+fi
+
+MODULES=${MODULES:-$DIR}
+DEBUGFS=/sys/kernel/debug
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# load NAME: insmod from $MODULES, or modprobe.
+load() {
+	if [ -e "$MODULES/$1.ko" ]; then
+		insmod "$MODULES/$1.ko"
+	else
+		modprobe -q "$1"
+	fi
+}
+
+# errno_of MESSAGE: the errno name for a glibc strerror text at the end of
+# MESSAGE ("sh: write error: Invalid argument" -> EINVAL).
+errno_of() {
+	case "$1" in
+	"") echo OK ;;
+	*"Invalid argument") echo EINVAL ;;
+	*"Numerical result out of range") echo ERANGE ;;
+	*"File too large") echo EFBIG ;;
+	*"File exists") echo EEXIST ;;
+	*"No such file or directory") echo ENOENT ;;
+	*"Input/output error") echo EIO ;;
+	*"Bad address") echo EFAULT ;;
+	*"Permission denied") echo EACCES ;;
+	*) echo "UNKNOWN($1)" ;;
+	esac
+}
+
+# write_errno FILE FORMAT: write printf FORMAT in one write(2) at offset 0;
+# prints OK or the errno name.
+write_errno() {
+	# shellcheck disable=SC2059 # FORMAT is a printf format on purpose.
+	printf "$2" >"$TMP/in"
+	err=$(dd if="$TMP/in" of="$1" bs=4096 conv=notrunc 2>&1 >/dev/null |
+		grep -v 'records\|bytes\|copied')
+	errno_of "${err##*: }"
+}
+
+# write_at_errno FILE OFFSET FORMAT: the same, at byte OFFSET.
+write_at_errno() {
+	# shellcheck disable=SC2059
+	printf "$3" >"$TMP/in"
+	err=$(dd if="$TMP/in" of="$1" bs=4096 seek="$2" oflag=seek_bytes conv=notrunc 2>&1 >/dev/null |
+		grep -v 'records\|bytes\|copied')
+	errno_of "${err##*: }"
+}
+
+# hex FILE [SKIP [COUNT]]: the bytes of FILE from SKIP on, as one hex string.
+hex() {
+	dd if="$1" bs=1 skip="${2:-0}" ${3:+count=$3} 2>/dev/null | od -An -v -tx1 | tr -d ' \n'
+}
+
+# check DESCRIPTION ACTUAL EXPECTED
+check() {
+	if [ "$2" = "$3" ]; then
+		ktap_test_pass "$1"
+	else
+		ktap_print_msg "$(printf "%s: expected '%.60s', got '%.60s'" "$1" "$3" "$2")"
+		ktap_test_fail "$1"
+	fi
+}
+
+# bad_write FILE DESCRIPTION ERRNO FORMAT: a malformed write must fail with
+# ERRNO and leave what the file reads unchanged.
+bad_write() {
+	before=$(hex "$1")
+	got=$(write_errno "$1" "$4")
+	check "$2 gives $3" "$got" "$3"
+	check "$2 keeps the value" "$(hex "$1")" "$before"
+}
+
+# bad_write_at FILE DESCRIPTION ERRNO OFFSET FORMAT
+bad_write_at() {
+	before=$(hex "$1")
+	got=$(write_at_errno "$1" "$4" "$5")
+	check "$2 gives $3" "$got" "$3"
+	check "$2 keeps the value" "$(hex "$1")" "$before"
+}
+
+mode_of() {
+	ls -ld "$1" | cut -c1-10
+}
+
+# A string of N copies of C.
+repeat() {
+	i=0
+	out=
+	while [ "$i" -lt "$1" ]; do
+		out="$out$2"
+		i=$((i + 1))
+	done
+	echo "$out"
+}
+
+LONG_NUMBER=$(repeat 200 1)
+
+# Malformed input every unsigned integer file must refuse: the common set
+# of SPEC section 4.
+bad_unsigned_writes() {
+	f=$1
+	n=$2
+	bad_write "$f" "$n: empty line" EINVAL '\n'
+	bad_write "$f" "$n: not a number" EINVAL 'abc'
+	bad_write "$f" "$n: trailing garbage" EINVAL '12abc'
+	bad_write "$f" "$n: negative into unsigned" EINVAL '-1'
+	bad_write "$f" "$n: overflow" ERANGE '18446744073709551616'
+	bad_write "$f" "$n: hex overflow" ERANGE '0x1ffffffffffffffff'
+	bad_write "$f" "$n: bare 0x" EINVAL '0x'
+	bad_write "$f" "$n: bad octal digit" EINVAL '08'
+	bad_write "$f" "$n: two numbers" EINVAL '1 2'
+	bad_write "$f" "$n: leading space" EINVAL ' 5'
+	bad_write "$f" "$n: two newlines" EINVAL '5\n\n'
+	bad_write "$f" "$n: too long" EINVAL "$LONG_NUMBER"
+	bad_write "$f" "$n: non-UTF-8" EINVAL '\377'
+	bad_write "$f" "$n: embedded NUL" EINVAL '1\0002'
+	bad_write_at "$f" "$n: write at offset 2" EINVAL 2 '7'
+}
+
+run_platform_sample() {
+	d=$DEBUGFS/sample_debugfs
+	if ! [ -d /sys/bus/acpi/devices/LNUXBEEF:00 ]; then
+		ktap_test_skip "rust_debugfs: no LNUXBEEF ACPI device"
+		return
+	fi
+	check "rust_debugfs: module loads" "$(load rust_debugfs && echo yes)" yes
+	check "rust_debugfs: directory exists" "$([ -d "$d" ] && echo yes)" yes
+
+	check "compatible: mode" "$(mode_of "$d/compatible")" "-r--------"
+	check "counter: mode" "$(mode_of "$d/counter")" "-rw-------"
+	check "pair: mode" "$(mode_of "$d/pair")" "-rw-------"
+	check "array_blob: mode" "$(mode_of "$d/array_blob")" "-rw-------"
+	check "vector_blob: mode" "$(mode_of "$d/vector_blob")" "-rw-------"
+
+	check "compatible: content" "$(cat "$d/compatible")" '"sample-debugfs"'
+	# Root may open a 0400 file for writing; the write itself must fail.
+	got=$(write_errno "$d/compatible" 'x')
+	check "compatible: write refused" "$([ "$got" != OK ] && echo refused)" refused
+	check "compatible: unchanged" "$(cat "$d/compatible")" '"sample-debugfs"'
+
+	check "counter: initial" "$(cat "$d/counter")" 91
+	write_errno "$d/counter" '5' >/dev/null
+	check "counter: decimal" "$(cat "$d/counter")" 5
+	write_errno "$d/counter" '0x10' >/dev/null
+	check "counter: hex" "$(cat "$d/counter")" 16
+	write_errno "$d/counter" '010' >/dev/null
+	check "counter: octal" "$(cat "$d/counter")" 8
+	echo 7 >"$d/counter"
+	check "counter: echo with newline" "$(cat "$d/counter")" 7
+	write_errno "$d/counter" '18446744073709551615' >/dev/null
+	check "counter: largest usize" "$(cat "$d/counter")" 18446744073709551615
+	write_errno "$d/counter" '+3' >/dev/null
+	check "counter: plus sign" "$(cat "$d/counter")" 3
+	bad_unsigned_writes "$d/counter" counter
+
+	check "pair: initial" "$(cat "$d/pair")" "10 42"
+	check "pair: valid write" "$(write_errno "$d/pair" '3 4\n')" OK
+	check "pair: read back" "$(cat "$d/pair")" "3 4"
+	bad_write "$d/pair" "pair: empty line" EINVAL '\n'
+	bad_write "$d/pair" "pair: one number" EINVAL '3'
+	bad_write "$d/pair" "pair: three numbers" EINVAL '1 2 3'
+	bad_write "$d/pair" "pair: not numbers" EINVAL 'a b'
+	bad_write "$d/pair" "pair: negative" EINVAL '-1 2'
+	bad_write "$d/pair" "pair: overflow" EINVAL '4294967296 1'
+	bad_write "$d/pair" "pair: too long" EINVAL "1 $LONG_NUMBER"
+	bad_write "$d/pair" "pair: non-UTF-8" EINVAL '1 \377'
+	bad_write "$d/pair" "pair: embedded NUL" EINVAL '1\000 2'
+	bad_write "$d/pair" "pair: hex is not FromStr" EINVAL '0x1 2'
+	bad_write_at "$d/pair" "pair: write at offset 1" EINVAL 1 '5 6'
+
+	check "array_blob: initial" "$(hex "$d/array_blob")" 01020304
+	check "array_blob: read at offset 1" "$(hex "$d/array_blob" 1)" 020304
+	check "array_blob: read at end" "$(hex "$d/array_blob" 4)" ""
+	check "array_blob: read past end" "$(hex "$d/array_blob" 100)" ""
+	check "array_blob: write at offset 2" "$(write_at_errno "$d/array_blob" 2 '\377')" OK
+	check "array_blob: read back" "$(hex "$d/array_blob")" 0102ff04
+	check "array_blob: whole write" "$(write_errno "$d/array_blob" '\252\273\314\335')" OK
+	check "array_blob: read back whole" "$(hex "$d/array_blob")" aabbccdd
+	bad_write "$d/array_blob" "array_blob: 5 bytes into 4" EFBIG 'abcde'
+	bad_write_at "$d/array_blob" "array_blob: write at end" EFBIG 4 'x'
+
+	check "vector_blob: size" "$(dd if="$d/vector_blob" bs=4096 2>/dev/null | wc -c)" 4096
+	check "vector_blob: all 0x42" "$(hex "$d/vector_blob" | tr -d 4 | tr -d 2)" ""
+	dd if=/dev/urandom of="$TMP/page" bs=4096 count=1 2>/dev/null
+	dd if="$TMP/page" of="$d/vector_blob" bs=4096 conv=notrunc 2>/dev/null
+	check "vector_blob: page round trip" "$(cmp "$TMP/page" "$d/vector_blob" && echo same)" same
+	check "vector_blob: read at offset 4000" "$(hex "$d/vector_blob" 4000)" "$(hex "$TMP/page" 4000)"
+	bad_write_at "$d/vector_blob" "vector_blob: 2 bytes at 4095" EFBIG 4095 'ab'
+
+	check "rust_debugfs: module unloads" "$(rmmod rust_debugfs && echo yes)" yes
+	check "rust_debugfs: directory gone" "$([ -e "$d" ] || echo gone)" gone
+}
+
+run_scoped_sample() {
+	d=$DEBUGFS/rust_scoped_debugfs
+	check "rust_debugfs_scoped: module loads" "$(load rust_debugfs_scoped && echo yes)" yes
+	check "control/create: mode" "$(mode_of "$d/control/create")" "--w-------"
+	check "control/remove: mode" "$(mode_of "$d/control/remove")" "--w-------"
+	check "dynamic: is a directory" "$(mode_of "$d/dynamic")" "drwxr-xr-x"
+
+	check "create a" "$(write_errno "$d/control/create" 'a 1 2 3\n')" OK
+	check "create b" "$(write_errno "$d/control/create" 'b 10')" OK
+	check "create c" "$(write_errno "$d/control/create" 'c 7 8')" OK
+	check "a: files" "$(ls "$d/dynamic/a" | tr '\n' ' ')" "0 1 2 blob "
+	check "a/1: mode" "$(mode_of "$d/dynamic/a/1")" "-rw-------"
+	check "a/blob: mode" "$(mode_of "$d/dynamic/a/blob")" "-rw-------"
+	check "a: numbers" "$(cat "$d/dynamic/a/0" "$d/dynamic/a/1" "$d/dynamic/a/2" | tr '\n' ' ')" "1 2 3 "
+	check "a/blob: numbers as le32" "$(hex "$d/dynamic/a/blob")" 010000000200000003000000
+	check "b/0: write" "$(write_errno "$d/dynamic/b/0" '0x2a')" OK
+	check "b/0: read back" "$(cat "$d/dynamic/b/0")" 42
+	bad_write "$d/dynamic/b/0" "b/0: u32 overflow" ERANGE '4294967296'
+	bad_write "$d/dynamic/b/0" "b/0: not a number" EINVAL 'x'
+	check "b/blob: write at offset 1" "$(write_at_errno "$d/dynamic/b/blob" 1 '\001')" OK
+	check "b/blob: read back" "$(hex "$d/dynamic/b/blob")" 0a010000
+	bad_write_at "$d/dynamic/b/blob" "b/blob: write past end" EFBIG 4 'x'
+
+	check "create: existing name" "$(write_errno "$d/control/create" 'a 5')" EEXIST
+	check "create: empty line" "$(write_errno "$d/control/create" '\n')" EINVAL
+	check "create: bad number" "$(write_errno "$d/control/create" 'x y')" EINVAL
+	check "create: slash in name" "$(write_errno "$d/control/create" 'd/e 1')" EINVAL
+	check "create: non-UTF-8" "$(write_errno "$d/control/create" '\377 1')" EINVAL
+	check "create: too long" "$(write_errno "$d/control/create" "n $(repeat 200 '1 ')")" EINVAL
+	check "remove: unknown name" "$(write_errno "$d/control/remove" 'zz')" ENOENT
+	check "no stray directories" "$(ls "$d/dynamic" | tr '\n' ' ')" "a b c "
+
+	# Hold files of "a" open for reading and writing while it is removed.
+	exec 3<"$d/dynamic/a/0" 4>"$d/dynamic/a/1"
+	check "remove a while open" "$(write_errno "$d/control/remove" 'a')" OK
+	check "a: gone" "$([ -e "$d/dynamic/a" ] || echo gone)" gone
+	err=$(cat <&3 2>&1 >/dev/null)
+	check "open a/0 after remove: read gives EIO" "$(errno_of "${err##*: }")" EIO
+	err=$( (echo 1 >&4) 2>&1)
+	check "open a/1 after remove: write gives EIO" "$(errno_of "${err##*: }")" EIO
+	exec 3<&- 4>&-
+	ktap_test_pass "closing removed files is harmless"
+
+	check "remove b" "$(write_errno "$d/control/remove" 'b')" OK
+	check "remove c" "$(write_errno "$d/control/remove" 'c\n')" OK
+	check "dynamic: empty" "$(ls "$d/dynamic" | wc -l)" 0
+	check "rust_debugfs_scoped: module unloads" "$(rmmod rust_debugfs_scoped && echo yes)" yes
+	check "rust_debugfs_scoped: directory gone" "$([ -e "$d" ] || echo gone)" gone
+}
+
+run_cases() {
+	run_platform_sample
+	run_scoped_sample
+}
+
+ktap_print_header
+if ! [ -d "$DEBUGFS" ] || ! grep -q debugfs /proc/mounts; then
+	ktap_skip_all "DebugFS is not mounted"
+	exit "$KSFT_SKIP"
+fi
+# The plan comes first, so the cases run into a file and are counted.
+run_cases >"$TMP/cases"
+ktap_set_plan "$((KTAP_TESTNO - 1))"
+cat "$TMP/cases"
+ktap_finished
