@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Harness of the Rust DebugFS abstraction. Heavy state lives in the cache
+# directory ($DEBUGFS_CACHE, default /var/cache/rust-debugfs); nothing is
+# built inside the repository. `make help` lists the targets.
+
+H := harness
+
+.PHONY: help run test chroot source overlay config kernel fmt clean
+
+help:
+	@echo 'Main targets:'
+	@echo '  run      - build if needed, boot the test kernel, show the samples in use'
+	@echo '  test     - every test: builds, lints, KUnit doctests, selftests in QEMU'
+	@echo 'Stages (each runs what it needs first):'
+	@echo '  chroot   - Debian trixie toolchain root (downloads packages)'
+	@echo '  source   - extract linux-source-7.3 (downloads the package once)'
+	@echo '  overlay  - lay our files into the base tree, replacing its debugfs'
+	@echo '  config   - write .config of both configurations from harness/configs'
+	@echo '  kernel   - build the test kernel and modules (LLVM=1 CLIPPY=1)'
+	@echo 'Tools:'
+	@echo '  fmt      - rustfmt our Rust files with the kernel rustfmt config'
+	@echo '  clean    - delete the build directories (keeps toolchain and source)'
+	@echo 'Variables: DEBUGFS_CACHE=dir, JOBS=n, V=1 (show build output)'
+
+run:
+	@bash $(H)/run.sh
+
+test:
+	@bash $(H)/test.sh
+
+chroot:
+	@bash $(H)/chroot.sh
+
+source: chroot
+	@bash $(H)/source.sh
+
+overlay: source
+	@bash $(H)/overlay.sh
+
+config: overlay
+	@bash $(H)/config.sh test
+	@bash $(H)/config.sh nodebugfs
+
+kernel: config
+	@bash $(H)/build.sh test bzImage modules
+
+fmt: source
+	@bash $(H)/fmt.sh
+
+clean:
+	@bash -c '. $(H)/lib.sh && rm -rf "$$CACHE/build" && msg "Removed $$CACHE/build."'

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot a built kernel in QEMU (software emulation) with a busybox initramfs
+# that runs one guest script, and save the serial console to a log.
+#
+# The initramfs holds busybox, the sample modules, the selftests with the
+# base tree's kselftest helpers, and harness/guest/. It is made with the
+# kernel's own usr/gen_init_cpio, so no root-owned device nodes are needed.
+#
+# usage: boot.sh CONFIG GUEST_SCRIPT CONSOLE_LOG [KERNEL_ARGS...]
+#   GUEST_SCRIPT is a path inside the guest, e.g. /guest/run-tests.sh.
+# exit:  0 the guest script ran and the VM ended; 3 the VM hung (timeout)
+#        or the guest never reached its script.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+cfg=${1:?usage: $0 CONFIG GUEST_SCRIPT CONSOLE_LOG [KERNEL_ARGS...]}
+script=${2:?guest script}
+console=${3:?console log}
+shift 3
+TIMEOUT=${BOOT_TIMEOUT:-900}
+
+out=$CACHE/build/$cfg
+guest=$out/guest
+[ -f "$out/arch/x86/boot/bzImage" ] || die "no kernel in $out: build it first"
+
+# The SSDT that declares the platform sample's device.
+in_chroot sh -c "cd /repo/harness/guest && iasl -p /cache/build/$cfg/ssdt ssdt.asl" \
+	>"$LOGS/iasl.log" 2>&1 || die "iasl failed; see $LOGS/iasl.log"
+
+# The initramfs, described for gen_init_cpio.
+mkdir -p "$guest"
+list=$guest/initramfs.list
+{
+	echo "dir /dev 0755 0 0"
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "nod /dev/null 0666 0 0 c 1 3"
+	for d in bin proc sys tmp modules guest selftests selftests/rust selftests/kselftest; do
+		echo "dir /$d 0755 0 0"
+	done
+	echo "file /bin/busybox /bin/busybox 0755 0 0"
+	echo "slink /bin/sh busybox 0777 0 0"
+	echo "file /init /repo/harness/guest/init 0755 0 0"
+	for f in "$REPO"/harness/guest/*.sh; do
+		echo "file /guest/$(basename "$f") /repo/harness/guest/$(basename "$f") 0755 0 0"
+	done
+	find "$out/samples" -name '*.ko' \
+		-printf "file /modules/%f /cache/build/$cfg/samples/%P 0644 0 0\n"
+	for f in "$REPO"/tools/testing/selftests/rust/*.sh; do
+		[ -e "$f" ] || continue
+		echo "file /selftests/rust/$(basename "$f") /repo/tools/testing/selftests/rust/$(basename "$f") 0755 0 0"
+	done
+	echo "file /selftests/kselftest/ktap_helpers.sh /cache/src/linux/tools/testing/selftests/kselftest/ktap_helpers.sh 0644 0 0"
+} >"$list"
+in_chroot "/cache/build/$cfg/usr/gen_init_cpio" "/cache/build/$cfg/guest/initramfs.list" \
+	>"$guest/initramfs.cpio" 2>"$LOGS/initramfs.log" ||
+	die "gen_init_cpio failed; see $LOGS/initramfs.log"
+
+msg "Booting '$cfg' in QEMU (TCG) to run $script (console: $console)..."
+start=$(now)
+rc=0
+# QEMU's stdin must be open (CI closes it): it gets /dev/null. KVM hangs on
+# this machine, so TCG is forced.
+in_chroot timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
+	-accel tcg -cpu max -smp 2 -m 2G \
+	-nographic -no-reboot \
+	-kernel "/cache/build/$cfg/arch/x86/boot/bzImage" \
+	-initrd "/cache/build/$cfg/guest/initramfs.cpio" \
+	-acpitable file="/cache/build/$cfg/ssdt.aml" \
+	-append "console=ttyS0 panic=-1 rdinit=/init rdinit_script=$script $*" \
+	</dev/null >"$console" 2>&1 || rc=$?
+elapsed=$(($(now) - start))
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	msg "The VM did not finish within $TIMEOUT s: HANG. Console: $console"
+	exit 3
+fi
+if ! grep -q "^GUEST-EXIT" "$console"; then
+	msg "The guest never finished its script (QEMU exit $rc, $elapsed s). Console: $console"
+	exit 3
+fi
+msg "VM finished in $elapsed s."

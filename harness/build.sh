@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build make targets in one configuration's output directory.
+#
+# Everything is built with LLVM=1 and CLIPPY=1: clippy-driver compiles the
+# Rust code exactly like rustc and adds the kernel's clippy lints, so one
+# build gives both the objects and the lint results. The log goes to
+# $LOGS/build-<config>.log; warnings in our files are tracked across
+# incremental builds by warnings.py.
+#
+# usage: build.sh CONFIG TARGET...
+# exit:  0 built, no warnings in our files; 1 warnings; 2 build failed
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+cfg=${1:?usage: $0 CONFIG TARGET...}
+shift
+[ $# -gt 0 ] || die "usage: $0 CONFIG TARGET..."
+
+log=$LOGS/build-$cfg.log
+msg "Building '$cfg': $* (log: $log)..."
+start=$(now)
+if ! logged "$log" in_chroot make -C /cache/src/linux O="/cache/build/$cfg" \
+	LLVM=1 CLIPPY=1 -j"$JOBS" "$@"; then
+	msg "Build of '$cfg' FAILED after $(($(now) - start)) s; see $log"
+	exit 2
+fi
+msg "Built '$cfg' in $(($(now) - start)) s."
+python3 "$REPO/harness/warnings.py" "$log" "$CACHE/build/$cfg" \
+	"$CACHE/build/$cfg/.debugfs-warnings" || exit 1

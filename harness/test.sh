@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make test`: everything, from a bare machine to one verdict.
+#
+#   setup     toolchain root, base tree, overlay, both configurations
+#   build     test kernel (bzImage, modules) with clippy; DEBUG_FS=n rust/
+#   lint      warnings in our files (both configs), rustfmtcheck, rustdoc
+#   boot      KUnit (Rust doctests included) and the sample selftests in
+#             one QEMU boot; the kernel log is scanned for reports
+#
+# Every KUnit case, every selftest case and every check above counts in the
+# last line, "N passed, M failed". Exit: 0 all passed, 1 something failed,
+# 2 setup failed (nothing could be tested).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+if [ "${1:-}" = --help ]; then
+	sed -n '3,14p' "$0" | sed 's/^# \{0,1\}//'
+	exit 0
+fi
+
+H=$REPO/harness
+RESULTS=$LOGS/results.txt
+: >"$RESULTS"
+declare -A STAGE_TIME
+passed=0
+failed=0
+
+pass() {
+	passed=$((passed + 1))
+	echo "PASS $*" >>"$RESULTS"
+}
+
+fail() {
+	failed=$((failed + 1))
+	echo "FAIL $*" >>"$RESULTS"
+	msg "FAIL: $*"
+}
+
+# check NAME CMD...: one pass or fail for one command.
+check() {
+	local name=$1
+	shift
+	if "$@"; then pass "$name"; else fail "$name"; fi
+}
+
+stage() {
+	STAGE_TIME[$1]=$(now)
+}
+
+stage_end() {
+	STAGE_TIME[$1]=$(($(now) - STAGE_TIME[$1]))
+}
+
+# --- setup ------------------------------------------------------------
+stage setup
+for step in "chroot.sh" "source.sh" "overlay.sh" "config.sh test" "config.sh nodebugfs"; do
+	# shellcheck disable=SC2086 # step carries its argument.
+	bash $H/$step || { msg "Setup step '$step' failed: nothing was tested."; exit 2; }
+done
+stage_end setup
+
+# --- build ------------------------------------------------------------
+# build_check CONFIG LABEL TARGET...: a build check and a warnings check.
+build_check() {
+	local cfg=$1 label=$2 rc=0
+	shift 2
+	bash "$H/build.sh" "$cfg" "$@" || rc=$?
+	case $rc in
+	0) pass "build: $label"; pass "no warnings in our files: $label" ;;
+	1) pass "build: $label"; fail "no warnings in our files: $label" ;;
+	*) fail "build: $label (log: $LOGS/build-$cfg.log)" ;;
+	esac
+	return "$rc"
+}
+
+stage build
+kernel_ok=yes
+build_check test "test kernel (DEBUG_FS=y)" bzImage modules || [ $? = 1 ] || kernel_ok=no
+build_check nodebugfs "kernel crate and doctests (DEBUG_FS=n)" rust/ || true
+stage_end build
+
+# --- lint -------------------------------------------------------------
+# Lines of a log that mention our files.
+OURS='rust/kernel/debugfs|samples/rust/rust_debugfs|tools/testing/selftests/rust/test_debugfs'
+
+rustfmt_clean() {
+	local log=$LOGS/rustfmtcheck.log
+	in_chroot make -C /cache/src/linux O=/cache/build/test LLVM=1 rustfmtcheck >"$log" 2>&1 || true
+	if grep -E "Diff in .*($OURS)" "$log"; then
+		msg "rustfmtcheck: see $log"
+		return 1
+	fi
+}
+
+rustdoc_clean() {
+	local log=$LOGS/rustdoc.log
+	if ! in_chroot make -C /cache/src/linux O=/cache/build/test LLVM=1 -j"$JOBS" rustdoc \
+		>"$log" 2>&1; then
+		msg "rustdoc failed: see $log"
+		return 1
+	fi
+	if grep -A4 '^warning' "$log" | grep -E -- "--> .*($OURS)"; then
+		msg "rustdoc warnings in our files: see $log"
+		return 1
+	fi
+}
+
+stage lint
+msg "Checking formatting (rustfmtcheck) and documentation (rustdoc)..."
+check "rustfmtcheck: our files" rustfmt_clean
+check "rustdoc: no warnings in our files" rustdoc_clean
+stage_end lint
+
+# --- boot -------------------------------------------------------------
+console=$LOGS/test-console.log
+
+count_kunit() {
+	local log=$LOGS/kunit.log summary
+	sed -n '1,/^GUEST-START/p' "$console" >"$LOGS/kunit-console.log"
+	in_chroot python3 /cache/src/linux/tools/testing/kunit/kunit.py parse \
+		/cache/logs/kunit-console.log >"$log" 2>&1 || true
+	summary=$(grep -a 'Testing complete' "$log" | tail -n1)
+	if [ -z "$summary" ]; then
+		fail "KUnit: no results (log: $log)"
+		return
+	fi
+	local p f s
+	p=$(echo "$summary" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
+	f=$(echo "$summary" | sed -n 's/.*failed: \([0-9]*\).*/\1/p')
+	s=$(echo "$summary" | sed -n 's/.*skipped: \([0-9]*\).*/\1/p')
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-0}))
+	echo "KUNIT passed=${p:-0} failed=${f:-0} skipped=${s:-0}" >>"$RESULTS"
+	local ours
+	ours=$(grep -a -c '^\s*ok [0-9]* rust_doctest_kernel_debugfs' "$LOGS/kunit-console.log" || true)
+	msg "KUnit: ${p:-0} passed, ${f:-0} failed, ${s:-0} skipped ($ours kernel::debugfs doctests passed; log: $log)"
+	if [ "${f:-0}" != 0 ]; then
+		grep -a 'not ok' "$LOGS/kunit-console.log" | head -n 20
+	fi
+}
+
+count_selftests() {
+	local name p f s
+	for name in $(sed -n 's/^SELFTEST-BEGIN //p' "$console" | tr -d '\r'); do
+		sed -n "/^SELFTEST-BEGIN $name/,/^SELFTEST-END $name/p" "$console" | tr -d '\r' \
+			>"$LOGS/$name.ktap"
+		p=$(grep -c '^ok [0-9]* .*' "$LOGS/$name.ktap" | tr -d ' ' || true)
+		s=$(grep -c '^ok [0-9]* .*# SKIP' "$LOGS/$name.ktap" || true)
+		f=$(grep -c '^not ok ' "$LOGS/$name.ktap" || true)
+		p=$((p - s))
+		passed=$((passed + p))
+		failed=$((failed + f))
+		echo "SELFTEST $name passed=$p failed=$f skipped=$s" >>"$RESULTS"
+		msg "Selftest $name: $p passed, $f failed, $s skipped (log: $LOGS/$name.ktap)"
+		grep '^not ok ' "$LOGS/$name.ktap" | head -n 30 || true
+		grep -q "^SELFTEST-END $name 0" "$LOGS/$name.ktap" ||
+			fail "selftest $name: exit status"
+	done
+	[ -n "$(sed -n 's/^SELFTEST-BEGIN //p' "$console")" ] || fail "selftests: none ran"
+}
+
+# Reports of the kernel's own bug detectors, anywhere in the boot.
+REPORTS='WARNING:|BUG:|Oops|KASAN|UBSAN|kmemleak|possible recursive locking|circular locking|refcount_t:|general protection'
+
+kernel_log_clean() {
+	if grep -a -E "$REPORTS" "$console" | head -n 20 | grep .; then
+		msg "Kernel reports found in $console"
+		return 1
+	fi
+}
+
+stage boot
+if [ "$kernel_ok" = yes ]; then
+	if bash "$H/boot.sh" test /guest/run-tests.sh "$console"; then
+		pass "boot: test kernel ran the guest script"
+		count_kunit
+		count_selftests
+		check "kernel log: no warnings, BUGs or sanitizer reports" kernel_log_clean
+	else
+		fail "boot: test kernel (console: $console)"
+	fi
+else
+	fail "boot: skipped, the test kernel did not build"
+fi
+stage_end boot
+
+# --- summary ----------------------------------------------------------
+msg "Stage times: setup ${STAGE_TIME[setup]} s, build ${STAGE_TIME[build]} s," \
+	"lint ${STAGE_TIME[lint]} s, boot ${STAGE_TIME[boot]} s. Results: $RESULTS"
+if [ "$failed" != 0 ]; then
+	grep '^FAIL' "$RESULTS" || true
+	msg "Logs are in $LOGS. To rerun only a boot: bash harness/boot.sh test /guest/run-tests.sh $console"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

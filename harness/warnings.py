@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Track compiler warnings in our files across incremental builds.
+
+Kbuild only recompiles what changed, so a build log holds the warnings of
+the crates compiled in that run only. For each crate of ours this keeps the
+warnings of its last compilation in STATE_DIR/<crate>: when a log shows the
+crate being compiled, its file is replaced; otherwise the old one stands.
+The check fails while any crate has a warning on record.
+
+usage: warnings.py BUILD_LOG OBJ_DIR STATE_DIR
+"""
+
+import os
+import re
+import sys
+
+# crate -> (object in the build log, predicate on the warning's source path)
+CRATES = {
+    "kernel": ("rust/kernel.o", lambda p: "rust/kernel/debugfs" in p),
+    "doctests": ("rust/doctests_kernel_generated.o",
+                 lambda p: p.endswith("doctests_kernel_generated.rs")),
+    "rust_debugfs": ("samples/rust/rust_debugfs.o",
+                     lambda p: p.endswith("samples/rust/rust_debugfs.rs")),
+    "rust_debugfs_scoped": ("samples/rust/rust_debugfs_scoped.o",
+                            lambda p: p.endswith("samples/rust/rust_debugfs_scoped.rs")),
+}
+
+LOCATION = re.compile(r"^\s*--> (\S+?):(\d+):\d+")
+DOCTEST_FN = re.compile(r'^pub extern "C" fn (rust_doctest_\w+)\(')
+
+
+def diagnostics(lines):
+    """Yields (text, path, line) for each rustc warning in a log."""
+    for i, line in enumerate(lines):
+        if not line.startswith("warning") or re.match(r"warning: \d+ warnings? emitted", line):
+            continue
+        for follow in lines[i + 1:i + 4]:
+            m = LOCATION.match(follow)
+            if m:
+                yield "".join(lines[i:i + 8]), m.group(1), int(m.group(2))
+                break
+
+
+def doctest_of(obj_dir, line):
+    """Names the doctest function that line `line` of the generated file belongs to."""
+    name = None
+    path = os.path.join(obj_dir, "rust/doctests_kernel_generated.rs")
+    with open(path, errors="replace") as f:
+        for number, text in enumerate(f, 1):
+            if number > line:
+                break
+            m = DOCTEST_FN.match(text)
+            if m:
+                name = m.group(1)
+    return name or ""
+
+
+def main():
+    log, obj_dir, state_dir = sys.argv[1:4]
+    os.makedirs(state_dir, exist_ok=True)
+    with open(log, errors="replace") as f:
+        lines = f.readlines()
+    compiled = {crate for crate, (obj, _) in CRATES.items()
+                if any(l.rstrip().endswith(" " + obj) for l in lines)}
+
+    found = {crate: [] for crate in compiled}
+    for text, path, line in diagnostics(lines):
+        for crate, (_, ours) in CRATES.items():
+            if crate in compiled and ours(path):
+                if crate == "doctests" and "debugfs" not in doctest_of(obj_dir, line):
+                    continue
+                found[crate].append(text)
+    for crate, texts in found.items():
+        with open(os.path.join(state_dir, crate), "w") as f:
+            f.writelines(texts)
+
+    total = 0
+    for crate in sorted(os.listdir(state_dir)):
+        with open(os.path.join(state_dir, crate)) as f:
+            text = f.read()
+        count = text.count("\nwarning") + text.startswith("warning")
+        if count:
+            print(f"{crate}: {count} warning(s) on record from its last compilation:")
+            print(text)
+            total += count
+    return 1 if total else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
