@@ -15,17 +15,20 @@ bash "$H/build.sh" test bzImage modules || [ $? = 1 ]
 
 console=$LOGS/run-console.log
 : >"$console"
-bash "$H/boot.sh" test /guest/demo.sh "$console" &
+msg "Booting the test kernel in QEMU; the transcript follows."
+bash "$H/boot.sh" test /guest/demo.sh "$console" >"$LOGS/run-boot.log" 2>&1 &
 boot=$!
-# Print the transcript as the guest writes it; stop at its end marker.
-tail -n +1 -F "$console" 2>/dev/null |
+# Print the transcript as the guest writes it, until its end marker or
+# until the VM process is gone.
+tail --pid="$boot" -n +1 -F "$console" 2>/dev/null |
 	awk '/^DEMO-END/ { exit } shown { print; fflush() } /^DEMO-BEGIN/ { shown = 1 }' |
-	tr -d '\r' &
-viewer=$!
+	tr -d '\r'
 rc=0
 wait "$boot" || rc=$?
-sleep 1
-kill "$viewer" 2>/dev/null || true
 echo
-msg "The VM has ended (full console: $console)."
+if [ "$rc" = 0 ]; then
+	msg "The VM has ended (full console: $console)."
+else
+	cat "$LOGS/run-boot.log"
+fi
 exit "$rc"
