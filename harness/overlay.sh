@@ -54,6 +54,29 @@ while IFS= read -r -d '' rel; do
 	fi
 done < <(git ls-files -z --cached --others --exclude-standard -- "${SPARSE[@]}")
 
+# Patches to base-tree files (harness/patches/*.patch), applied in order.
+# A copy of each applied patch is kept in the tree, so that a patch that
+# changed or went away is reversed before the current set is applied.
+applied=$TREE/.rust-debugfs-patches
+mkdir -p "$applied"
+for old in $(ls -r "$applied"); do
+	if ! cmp -s "$applied/$old" "$REPO/harness/patches/$old"; then
+		git -C "$TREE" apply -R "$applied/$old" ||
+			die "cannot reverse the old $old; re-extract the base tree (rm -rf $TREE)"
+		rm "$applied/$old"
+		changed=$((changed + 1))
+	fi
+done
+for patch in "$REPO"/harness/patches/*.patch; do
+	[ -e "$patch" ] || continue
+	name=$(basename "$patch")
+	[ -e "$applied/$name" ] && continue
+	git -C "$TREE" apply "$patch" || die "$name does not apply to the base tree"
+	cp "$patch" "$applied/$name"
+	changed=$((changed + 1))
+	msg "Applied $name."
+done
+
 # Prove that the replaced paths hold our files and nothing else.
 for path in "${REPLACED[@]}"; do
 	if [ -e "$path" ] || [ -e "$TREE/$path" ]; then

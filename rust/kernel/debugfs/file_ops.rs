@@ -13,6 +13,15 @@
 //! once the file has been removed. `debugfs_remove` waits for those references, so a `T` that
 //! outlives its file's dentry is valid in every callback.
 //!
+//! The tables have no `owner`: the `kernel` crate's generic code cannot name the `THIS_MODULE` of
+//! the module that instantiates it. The module that holds a table is pinned instead by DebugFS
+//! itself, which takes a reference on it while a file with owner-less operations is open
+//! (`debugfs_real_fops_get()` in `fs/debugfs/file.c`, added by this project's patch
+//! `debugfs: pin the module of owner-less file operations`). So a module cannot be unloaded
+//! while one of its files is open, just like a C module that sets `owner`, and closing a file
+//! never runs code or reads a table that is gone. Built-in users need no reference: their tables
+//! are in the kernel image, which is never unloaded.
+//!
 //! C header: [`include/linux/seq_file.h`](srctree/include/linux/seq_file.h)
 
 use super::{
