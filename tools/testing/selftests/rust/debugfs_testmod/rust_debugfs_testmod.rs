@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Test module for `test_debugfs_hostile.sh`: one DebugFS file of every kind, and controls that
+//! drop them while they are in use and create them in bulk under fault injection.
+//!
+//! It is a module, not KUnit tests, because what it tests is what happens to open files when
+//! their data, or the whole module, goes away; KUnit tests cannot unload themselves. Like
+//! `selftests/bpf/bpf_testmod`, it is built as an external module (`M=`).
+//!
+//! ```text
+//! rust_debugfs_testmod/
+//!   files/                 every kind of file; dropped and recreated through control/
+//!     text_ro text_rw text_wo bool_rw i8_rw u8_rw mutex_rw
+//!     callback_ro callback_rw callback_wo slow_ro
+//!     binary_ro binary_rw binary_wo
+//!     scope/value scope/sub/blob
+//!   control/
+//!     drop      any write: drops files/ and its data (open files then answer EIO)
+//!     create    any write: creates files/ again
+//!     churn     "N": N times, creates and drops churn/ with files and a scope in it
+//!     status    the values of the write-only files, and counters
+//! ```
+
+use core::sync::atomic::{
+    AtomicI8,
+    AtomicU8, //
+};
+use kernel::{
+    debugfs::{
+        Dir,
+        File,
+        Scope,
+        ScopedDir, //
+    },
+    new_mutex,
+    prelude::*,
+    str::kstrtobool,
+    sync::{
+        atomic::{
+            Atomic,
+            Relaxed, //
+        },
+        Mutex, //
+    },
+    time::{
+        delay::fsleep,
+        Delta, //
+    },
+    uaccess::UserSliceReader, //
+};
+
+module! {
+    type: TestModule,
+    name: "rust_debugfs_testmod",
+    authors: ["Rust DebugFS developers"],
+    description: "Files of every kind for the kernel::debugfs selftests",
+    license: "GPL",
+}
+
+/// How long a read of `slow_ro` takes: long enough for a test to drop the file mid-read.
+const SLOW_READ: Delta = Delta::from_millis(200);
+
+/// Size of the binary files.
+const BLOB_LEN: usize = 16;
+
+/// The data of `files/scope/`.
+#[pin_data]
+struct ScopeData {
+    value: Atomic<u64>,
+    #[pin]
+    blob: Mutex<[u8; BLOB_LEN]>,
+}
+
+/// Every kind of file, created and dropped together.
+#[pin_data]
+struct Files {
+    #[pin]
+    text_ro: File<Atomic<u64>>,
+    #[pin]
+    text_rw: File<Atomic<i32>>,
+    #[pin]
+    text_wo: File<Atomic<u64>>,
+    #[pin]
+    bool_rw: File<Atomic<bool>>,
+    #[pin]
+    i8_rw: File<AtomicI8>,
+    #[pin]
+    u8_rw: File<AtomicU8>,
+    #[pin]
+    mutex_rw: File<Mutex<i64>>,
+    #[pin]
+    callback_ro: File<Atomic<u32>>,
+    #[pin]
+    callback_rw: File<Atomic<u32>>,
+    #[pin]
+    callback_wo: File<Atomic<u32>>,
+    #[pin]
+    slow_ro: File<Atomic<u32>>,
+    #[pin]
+    binary_ro: File<[u8; BLOB_LEN]>,
+    #[pin]
+    binary_rw: File<Mutex<[u8; BLOB_LEN]>>,
+    #[pin]
+    binary_wo: File<Mutex<[u8; BLOB_LEN]>>,
+    #[pin]
+    scope: Scope<ScopeData>,
+    _dir: Dir,
+}
+
+/// `callback_rw` and `callback_wo` take "set N" (decimal) and nothing else.
+fn write_set(value: &Atomic<u32>, reader: &mut UserSliceReader) -> Result {
+    let mut buf = [0u8; 16];
+    let len = reader.len();
+    if len > buf.len() {
+        return Err(EINVAL);
+    }
+    reader.read_slice(&mut buf[..len])?;
+    let text = core::str::from_utf8(&buf[..len]).map_err(|_| EINVAL)?;
+    let text = text.strip_suffix('\n').unwrap_or(text);
+    let number = text.strip_prefix("set ").ok_or(EINVAL)?;
+    value.store(number.parse().map_err(|_| EINVAL)?, Relaxed);
+    Ok(())
+}
+
+fn populate_scope<'data>(data: &'data ScopeData, dir: &ScopedDir<'data, '_>) {
+    dir.read_write_file(c"value", &data.value);
+    dir.dir(c"sub").read_write_binary_file(c"blob", &data.blob);
+}
+
+impl Files {
+    fn new(parent: &Dir) -> impl PinInit<Self, Error> + '_ {
+        let dir = parent.subdir(c"files");
+        let mut counting = [0u8; BLOB_LEN];
+        for (i, byte) in counting.iter_mut().enumerate() {
+            *byte = i as u8;
+        }
+        try_pin_init!(Self {
+            text_ro <- dir.read_only_file(c"text_ro", Atomic::new(42)),
+            text_rw <- dir.read_write_file(c"text_rw", Atomic::new(-7)),
+            text_wo <- dir.write_only_file(c"text_wo", Atomic::new(0)),
+            bool_rw <- dir.read_write_file(c"bool_rw", Atomic::new(false)),
+            i8_rw <- dir.read_write_file(c"i8_rw", AtomicI8::new(0)),
+            u8_rw <- dir.read_write_file(c"u8_rw", AtomicU8::new(0)),
+            mutex_rw <- dir.read_write_file(c"mutex_rw", new_mutex!(0i64)),
+            callback_ro <- dir.read_callback_file(c"callback_ro", Atomic::new(7), &|v, f| {
+                writeln!(f, "value: {}", v.load(Relaxed))
+            }),
+            callback_rw <- dir.read_write_callback_file(
+                c"callback_rw",
+                Atomic::new(0),
+                &|v, f| writeln!(f, "cb={}", v.load(Relaxed)),
+                &write_set,
+            ),
+            callback_wo <- dir.write_callback_file(c"callback_wo", Atomic::new(0), &write_set),
+            slow_ro <- dir.read_callback_file(c"slow_ro", Atomic::new(1), &|v, f| {
+                fsleep(SLOW_READ);
+                writeln!(f, "{}", v.load(Relaxed))
+            }),
+            binary_ro <- dir.read_binary_file(c"binary_ro", counting),
+            binary_rw <- dir.read_write_binary_file(c"binary_rw", new_mutex!([0; BLOB_LEN])),
+            binary_wo <- dir.write_binary_file(c"binary_wo", new_mutex!([0; BLOB_LEN])),
+            scope <- dir.scope(
+                try_pin_init!(ScopeData {
+                    value: Atomic::new(5),
+                    blob <- new_mutex!([0xee; BLOB_LEN]),
+                }? Error),
+                c"scope",
+                populate_scope,
+            ),
+            _dir: dir,
+        }? Error)
+    }
+}
+
+/// What the control files act on.
+#[pin_data]
+struct Control {
+    root: Dir,
+    #[pin]
+    files: Mutex<Option<Pin<KBox<Files>>>>,
+    churned: Atomic<u64>,
+    churn_failures: Atomic<u64>,
+}
+
+impl Control {
+    fn create(&self) -> Result {
+        let mut files = self.files.lock();
+        if files.is_none() {
+            *files = Some(KBox::pin_init(Files::new(&self.root), GFP_KERNEL)?);
+        }
+        Ok(())
+    }
+
+    fn drop_files(&self) {
+        let files = self.files.lock().take();
+        // Removes files/ (waiting for running reads and writes), then frees the data.
+        drop(files);
+    }
+
+    /// Creates and drops a directory with files and a scope in it.
+    ///
+    /// Under fault injection any step may fail; nothing must then appear anywhere else, and
+    /// everything that was created must be gone afterwards.
+    fn churn_once(&self, n: u64) -> Result {
+        let dir = self.root.subdir(c"churn");
+        let value = KBox::pin_init(dir.read_write_file(c"churn_value", Atomic::new(n)), GFP_KERNEL)?;
+        let scope = KBox::pin_init(
+            dir.scope((n, n.to_le_bytes()), c"churn_scope", |(n, bytes), sub| {
+                sub.read_only_file(c"churn_value", n);
+                sub.dir(c"churn_sub").read_binary_file(c"churn_blob", bytes);
+            }),
+            GFP_KERNEL,
+        )?;
+        drop(scope);
+        drop(value);
+        Ok(())
+    }
+}
+
+/// `control/status`: what cannot be read back from the write-only files.
+fn show_status(control: &Control, f: &mut kernel::fmt::Formatter<'_>) -> kernel::fmt::Result {
+    let files = control.files.lock();
+    match files.as_ref() {
+        Some(files) => {
+            writeln!(f, "files: present")?;
+            writeln!(f, "text_wo: {}", files.text_wo.load(Relaxed))?;
+            writeln!(f, "callback_wo: {}", files.callback_wo.load(Relaxed))?;
+            write!(f, "binary_wo:")?;
+            for byte in files.binary_wo.lock().iter() {
+                write!(f, " {byte:02x}")?;
+            }
+            writeln!(f)?;
+        }
+        None => writeln!(f, "files: absent")?,
+    }
+    writeln!(f, "churned: {}", control.churned.load(Relaxed))?;
+    writeln!(f, "churn_failures: {}", control.churn_failures.load(Relaxed))
+}
+
+/// The upper bound of one `control/churn` write, so that a typo cannot hang the writer.
+const CHURN_MAX: u64 = 100_000;
+
+fn write_churn(control: &Control, reader: &mut UserSliceReader) -> Result {
+    let mut buf = [0u8; 16];
+    let len = reader.len();
+    if len > buf.len() {
+        return Err(EINVAL);
+    }
+    reader.read_slice(&mut buf[..len])?;
+    let text = core::str::from_utf8(&buf[..len]).map_err(|_| EINVAL)?;
+    let count: u64 = text.trim().parse().map_err(|_| EINVAL)?;
+    if count > CHURN_MAX {
+        return Err(EINVAL);
+    }
+    for n in 0..count {
+        if control.churn_once(n).is_err() {
+            control.churn_failures.fetch_add(1, Relaxed);
+        }
+        control.churned.fetch_add(1, Relaxed);
+    }
+    Ok(())
+}
+
+/// Accepts "1"/"y"/... like `kstrtobool`, so that the control files take what `echo 1` writes.
+fn confirmed(reader: &mut UserSliceReader) -> Result {
+    let mut buf = [0u8; 8];
+    let len = reader.len().min(buf.len() - 1);
+    reader.read_slice(&mut buf[..len])?;
+    let text = kernel::str::CStr::from_bytes_until_nul(&buf).map_err(|_| EINVAL)?;
+    if kstrtobool(text)? {
+        Ok(())
+    } else {
+        Err(EINVAL)
+    }
+}
+
+#[pin_data]
+struct TestModule {
+    #[pin]
+    _control: Scope<Control>,
+}
+
+impl kernel::InPlaceModule for TestModule {
+    fn init(_module: &'static ThisModule) -> impl PinInit<Self, Error> {
+        let root = Dir::new(c"rust_debugfs_testmod");
+        let files_parent = root.clone();
+        let control = try_pin_init!(Control {
+            root: files_parent,
+            files <- new_mutex!(None),
+            churned: Atomic::new(0),
+            churn_failures: Atomic::new(0),
+        }? Error);
+        pin_init::pin_init_scope(move || {
+            let this = try_pin_init!(Self {
+                _control <- root.scope(control, c"control", |control, dir| {
+                    dir.write_only_callback_file(c"drop", control, &|c: &Control, r| {
+                        confirmed(r)?;
+                        c.drop_files();
+                        Ok(())
+                    });
+                    dir.write_only_callback_file(c"create", control, &|c: &Control, r| {
+                        confirmed(r)?;
+                        c.create()
+                    });
+                    dir.write_only_callback_file(c"churn", control, &write_churn);
+                    dir.read_callback_file(c"status", control, &show_status);
+                }),
+            }? Error);
+            Ok(this.pin_chain(|this| this._control.create()))
+        })
+    }
+}

@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# With DebugFS disabled at boot (debugfs=off), drivers using kernel::debugfs
+# must still load, work and unload: the API degrades to no-ops. Skipped when
+# DebugFS is available.
+
+DIR="$(dirname "$(readlink -f "$0")")"
+KTAP_HELPERS="${DIR}/../kselftest/ktap_helpers.sh"
+if [ -e "$KTAP_HELPERS" ]; then
+	. "$KTAP_HELPERS"
+else
+	echo "$KTAP_HELPERS file not found [SKIP]"
+	exit 4
+fi
+MODULES=${MODULES:-$DIR}
+
+ktap_print_header
+if ! grep -q 'debugfs=off' /proc/cmdline; then
+	ktap_skip_all "DebugFS is not disabled at boot (boot with debugfs=off)"
+	exit "$KSFT_SKIP"
+fi
+ktap_set_plan 9
+
+ktap_test_result "DebugFS cannot be mounted" \
+	sh -c '! mount -t debugfs none /sys/kernel/debug 2>/dev/null'
+for m in rust_debugfs rust_debugfs_scoped rust_debugfs_testmod; do
+	if [ -e "$MODULES/$m.ko" ]; then
+		ktap_test_result "$m loads" insmod "$MODULES/$m.ko"
+	else
+		ktap_test_skip "$m loads: $m.ko not found"
+	fi
+done
+# The platform sample's probe must still succeed.
+ktap_test_result "rust_debugfs bound to its device" \
+	test -e /sys/bus/platform/drivers/rust_debugfs/LNUXBEEF:00
+for m in rust_debugfs rust_debugfs_scoped rust_debugfs_testmod; do
+	if [ -d "/sys/module/$m" ]; then
+		ktap_test_result "$m unloads" rmmod "$m"
+	else
+		ktap_test_skip "$m unloads: not loaded"
+	fi
+done
+ktap_test_result "no error from the modules in the kernel log" \
+	sh -c '! dmesg | grep -iE "rust_debugfs.*(error|fail)"'
+ktap_finished

@@ -1,0 +1,451 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# kernel::debugfs under hostile conditions, using rust_debugfs_testmod (one
+# file of every kind) and the two samples:
+#
+#   bad input     at least 60 malformed writes per writable file type, each
+#                 with its errno and the value left intact
+#   drop in use   files dropped while readers loop on them and one reader
+#                 is blocked inside a read: later reads give EIO
+#   unload open   a file of every kind held open: the module cannot be
+#                 unloaded until they are closed; closing is harmless
+#   concurrency   processes mixing open/read/write/close with scope churn
+#   failslab      thousands of creations with allocations failing: nothing
+#                 appears outside its parent, nothing is left behind
+#   kmemleak      no leak reported at the end (if the kernel has kmemleak)
+#
+# Environment: MODULES (where the .ko files are), DURATION (seconds of the
+# concurrency phase, default 60), CHURN (failslab iterations, default 3000).
+
+DIR="$(dirname "$(readlink -f "$0")")"
+KTAP_HELPERS="${DIR}/../kselftest/ktap_helpers.sh"
+if [ -e "$KTAP_HELPERS" ]; then
+	. "$KTAP_HELPERS"
+else
+	echo "$KTAP_HELPERS file not found [SKIP]"
+	exit 4
+fi
+
+MODULES=${MODULES:-$DIR}
+DURATION=${DURATION:-60}
+CHURN=${CHURN:-3000}
+DEBUGFS=/sys/kernel/debug
+T=$DEBUGFS/rust_debugfs_testmod
+F=$T/files
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+load() {
+	insmod "$MODULES/$1.ko"
+}
+
+errno_of() {
+	case "$1" in
+	"") echo OK ;;
+	*"Invalid argument") echo EINVAL ;;
+	*"Numerical result out of range") echo ERANGE ;;
+	*"File too large") echo EFBIG ;;
+	*"Input/output error") echo EIO ;;
+	*"No such file or directory") echo ENOENT ;;
+	*"Cannot allocate memory") echo ENOMEM ;;
+	*"Resource temporarily unavailable") echo EAGAIN ;;
+	*"Device or resource busy") echo EBUSY ;;
+	*) echo "UNKNOWN($1)" ;;
+	esac
+}
+
+# write_at FILE OFFSET FORMAT: one write(2) of printf FORMAT at OFFSET.
+write_at() {
+	# shellcheck disable=SC2059
+	printf "$3" >"$TMP/in"
+	err=$(dd if="$TMP/in" of="$1" bs=65536 seek="$2" oflag=seek_bytes conv=notrunc \
+		2>&1 >/dev/null | grep -v 'records\|bytes\|copied')
+	errno_of "${err##*: }"
+}
+
+hex() {
+	od -An -v -tx1 <"$1" | tr -d ' \n'
+}
+
+check() {
+	if [ "$2" = "$3" ]; then
+		ktap_test_pass "$1"
+	else
+		ktap_print_msg "$(printf "%s: expected '%.60s', got '%.60s'" "$1" "$3" "$2")"
+		ktap_test_fail "$1"
+	fi
+}
+
+# malformed NAME FILE READBACK < CASES: each line of CASES is
+# "ERRNO OFFSET FORMAT"; writing FORMAT at OFFSET must fail with ERRNO and
+# leave what READBACK (a file) shows unchanged. One KTAP case per line.
+malformed() {
+	name=$1
+	file=$2
+	readback=$3
+	n=0
+	while read -r errno offset format; do
+		[ "$format" = "''" ] && format=
+		n=$((n + 1))
+		before=$(hex "$readback")
+		got=$(write_at "$file" "$offset" "$format")
+		after=$(hex "$readback")
+		if [ "$got" = "$errno" ] && [ "$after" = "$before" ]; then
+			ktap_test_pass "$name: bad input $n gives $errno"
+		else
+			ktap_print_msg "$name: input '$format' at $offset: $got (want $errno), value $before -> $after"
+			ktap_test_fail "$name: bad input $n gives $errno"
+		fi
+	done
+	echo "$name $n" >>"$TMP/bad-input-counts"
+}
+
+repeat() {
+	i=0
+	out=
+	while [ "$i" -lt "$1" ]; do
+		out="$out$2"
+		i=$((i + 1))
+	done
+	echo "$out"
+}
+
+# Inputs no integer parser accepts: EINVAL for kstrto* and FromStr alike.
+not_numbers() {
+	for s in '\n' 'abc' '12abc' 'x5' '5x' '0xg' '0x5g' '0xx5' '1\0402' '\0405' '5\040' \
+		'\t5' '5\t' '5\n\n' '\n5' '--5' '+-5' '-+5' '++5' '0b101' '0o17' '1e3' '1.5' \
+		'.5' '5.' 'zero' 'NaN' 'inf' '-' '+' '\040' '\r5' '5\r' '5\r\n' '\377' \
+		'\300\200' '\357\274\221' '\331\243' '1\0002' '\0005' '5\000' '\000' \
+		"$(repeat 129 1)" "$(repeat 200 0)" '0x\n' '1,000' '1_000' '#5' '5#' \
+		'\0335' 'five' '1+1' '(5)' '"5"' "'5'" '5\v' '\f5'; do
+		echo "EINVAL 0 $s"
+	done
+	# A value, but not at offset 0.
+	for offset in 1 2 3 7 64; do
+		echo "EINVAL $offset 5"
+	done
+}
+
+# kstrto* only: C's own spelling of malformed numbers.
+c_only_invalid() {
+	for s in '08' '09' '0x' '078' '0X' '1\n\n\n'; do
+		echo "EINVAL 0 $s"
+	done
+}
+
+unsigned_cases() {
+	not_numbers
+	c_only_invalid
+	for s in '-1' '-0' '-0x1' '-18446744073709551615'; do
+		echo "EINVAL 0 $s"
+	done
+}
+
+bool_cases() {
+	for c in 2 3 4 5 6 7 8 9 a b c d e g h i j k l m p q r s u v w x z A B C D E G H \
+		'-' '+' '.' '#' '~'; do
+		echo "EINVAL 0 ${c}"
+	done
+	for s in '\n' 'o' 'ox' 'oX' 'o1' 'O' '\040y' '\ty' '\377' '\0001' '\000y' \
+		"$(repeat 129 y)" '-1' '+1' '\r1'; do
+		echo "EINVAL 0 $s"
+	done
+	for offset in 1 2 5 100; do
+		echo "EINVAL $offset 1"
+	done
+}
+
+binary_cases() {
+	# Writes that do not fit at their offset fail whole.
+	off=0
+	while [ "$off" -lt 16 ]; do
+		echo "EFBIG $off $(repeat $((17 - off)) x)"
+		off=$((off + 1))
+	done
+	off=16
+	while [ "$off" -lt 56 ]; do
+		echo "EFBIG $off y"
+		off=$((off + 1))
+	done
+	for off in 1000 65536 4294967296 1099511627776; do
+		echo "EFBIG $off z"
+	done
+}
+
+callback_cases() {
+	for w in '' x -1 '+1' ' 1' '1 ' 0x1 1.0 4294967296 99999999999 '1 2' abc '\377' \
+		'1\000' '\0001' '1\n\n'; do
+		echo "EINVAL 0 set\\040$w"
+	done
+	for s in '\n' 'set' 'SET\0401' '\040set\0401' 'set\040\0401' 'get\0401' 'set1' \
+		'set\t1' "set\\040$(repeat 20 1)" 'reset\0401' 'sett\0401' 'se\0401' '1' \
+		'\377' '\000' 'set\0401\0402' 'set\040-0' 'set\040+' 'set\0400x' 'set\040--1' \
+		'set\040_1' 'set\040١' 'setting' '\tset\0401' 'set\0401\t' 'set\0401\r' \
+		'set\0401\n\n' 'set\0401x' 'set\040x1' 'set\040\n' 'set:1' 'set=1' 'set\0401.'; do
+		echo "EINVAL 0 $s"
+	done
+	for offset in 1 2 3 4 8 16 100 1000; do
+		echo "EINVAL $offset set\\0401"
+	done
+}
+
+run_bad_input() {
+	# text_wo cannot be read back: control/status shows its value.
+	{ unsigned_cases; echo "ERANGE 0 18446744073709551616"; echo "ERANGE 0 0x10000000000000000"; } \
+		>"$TMP/cases.text_wo"
+	while read -r e o s; do
+		[ "$s" = "''" ] && s=
+		before=$(sed -n 's/^text_wo: //p' "$T/control/status")
+		got=$(write_at "$F/text_wo" "$o" "$s")
+		after=$(sed -n 's/^text_wo: //p' "$T/control/status")
+		if [ "$got" = "$e" ] && [ "$after" = "$before" ]; then
+			echo ok
+		else
+			echo "not ok '$s' at $o: $got (want $e), $before -> $after"
+		fi
+	done <"$TMP/cases.text_wo" >"$TMP/text_wo.results"
+	n=$(wc -l <"$TMP/text_wo.results")
+	bad=$(grep -c '^not ok' "$TMP/text_wo.results")
+	grep '^not ok' "$TMP/text_wo.results" | head -n 5 >"$TMP/text_wo.failures"
+	while read -r line; do ktap_print_msg "$line"; done <"$TMP/text_wo.failures"
+	check "text_wo (Atomic<u64>, write-only): $n bad inputs refused, value intact" "$bad" 0
+	echo "text_wo $n" >>"$TMP/bad-input-counts"
+
+	# Each generator writes its cases to a file, fed to malformed() by
+	# redirection: a pipeline would run it in a subshell and lose the counts.
+	{ not_numbers; c_only_invalid
+	  for s in 2147483648 -2147483649 0x80000000 4294967296 99999999999; do echo "ERANGE 0 $s"; done; } \
+		>"$TMP/cases.i32"
+	malformed "text_rw (i32)" "$F/text_rw" "$F/text_rw" <"$TMP/cases.i32"
+	{ unsigned_cases
+	  for s in 256 0x100 1000 0400 65536 18446744073709551615; do echo "ERANGE 0 $s"; done; } \
+		>"$TMP/cases.u8"
+	malformed "u8_rw (core AtomicU8)" "$F/u8_rw" "$F/u8_rw" <"$TMP/cases.u8"
+	{ not_numbers; c_only_invalid
+	  for s in 128 -129 0x80 255 1000 -0x81; do echo "ERANGE 0 $s"; done; } >"$TMP/cases.i8"
+	malformed "i8_rw (core AtomicI8)" "$F/i8_rw" "$F/i8_rw" <"$TMP/cases.i8"
+	bool_cases >"$TMP/cases.bool"
+	malformed "bool_rw (Atomic<bool>)" "$F/bool_rw" "$F/bool_rw" <"$TMP/cases.bool"
+	{ not_numbers
+	  for s in 9223372036854775808 -9223372036854775809 0x10 0o10 '\0405' '\040'; do
+		echo "EINVAL 0 $s"
+	  done; } >"$TMP/cases.mutex"
+	malformed "mutex_rw (Mutex<i64>, FromStr)" "$F/mutex_rw" "$F/mutex_rw" <"$TMP/cases.mutex"
+	binary_cases >"$TMP/cases.binary"
+	malformed "binary_rw (Mutex<[u8; 16]>)" "$F/binary_rw" "$F/binary_rw" <"$TMP/cases.binary"
+	callback_cases >"$TMP/cases.callback"
+	malformed "callback_rw" "$F/callback_rw" "$F/callback_rw" <"$TMP/cases.callback"
+
+	for name in "text_rw (i32)" "u8_rw (core AtomicU8)" "i8_rw (core AtomicI8)" \
+		"bool_rw (Atomic<bool>)" "mutex_rw (Mutex<i64>, FromStr)" \
+		"binary_rw (Mutex<[u8; 16]>)" callback_rw; do
+		n=$(grep -F "$name " "$TMP/bad-input-counts" | awk '{ print $NF }')
+		check "$name: at least 60 malformed inputs tried" "$([ "${n:-0}" -ge 60 ] && echo yes)" yes
+	done
+
+	# The valid forms still work after all that.
+	check "text_rw: valid negative" "$(write_at "$F/text_rw" 0 '-12'; cat "$F/text_rw")" "OK
+-12"
+	check "bool_rw: valid 'on'" "$(write_at "$F/bool_rw" 0 'on'; cat "$F/bool_rw")" "OK
+true"
+	check "mutex_rw: valid" "$(write_at "$F/mutex_rw" 0 '-9000\n'; cat "$F/mutex_rw")" "OK
+-9000"
+	check "callback_rw: valid" "$(write_at "$F/callback_rw" 0 'set 9'; cat "$F/callback_rw")" "OK
+cb=9"
+	check "callback_wo: valid" "$(write_at "$F/callback_wo" 0 'set 3'
+		sed -n 's/^callback_wo: //p' "$T/control/status")" "OK
+3"
+	check "binary_wo: write at 15" "$(write_at "$F/binary_wo" 15 '\001'
+		sed -n 's/^binary_wo: //p' "$T/control/status" | tr -d ' ')" "OK
+00000000000000000000000000000001"
+	check "binary_wo: past end" "$(write_at "$F/binary_wo" 16 '\001')" EFBIG
+	check "text_ro: content" "$(cat "$F/text_ro")" 42
+	check "callback_ro: content" "$(cat "$F/callback_ro")" "value: 7"
+	check "binary_ro: content" "$(hex "$F/binary_ro")" 000102030405060708090a0b0c0d0e0f
+	check "scope/value: content" "$(cat "$F/scope/value")" 5
+	check "scope/sub/blob: content" "$(hex "$F/scope/sub/blob")" eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee
+}
+
+run_drop_in_use() {
+	# One reader blocked inside a slow read, others looping, one writer.
+	cat "$F/slow_ro" >"$TMP/slow.out" 2>"$TMP/slow.err" &
+	slow=$!
+	for f in text_rw binary_rw scope/value; do
+		( while cat "$F/$f" >/dev/null 2>&1; do :; done ) &
+	done
+	( while echo 1 >"$F/text_rw" 2>/dev/null; do :; done ) &
+	sleep 0.05
+	exec 3<"$F/text_ro" 4<>"$F/binary_rw" 5>"$F/callback_wo" 6<"$F/scope/value"
+	check "drop files/ while in use" "$(write_at "$T/control/drop" 0 1)" OK
+	check "files/ is gone" "$([ -e "$F" ] || echo gone)" gone
+	wait
+	check "the blocked read finished with the old value" "$(cat "$TMP/slow.out")" 1
+	err=$(cat <&3 2>&1 >/dev/null)
+	check "read of a dropped text file gives EIO" "$(errno_of "${err##*: }")" EIO
+	err=$(dd bs=4 count=1 <&4 2>&1 >/dev/null | grep -v 'records\|bytes\|copied')
+	check "read of a dropped binary file gives EIO" "$(errno_of "${err##*: }")" EIO
+	err=$( (echo 'set 1' >&5) 2>&1)
+	check "write to a dropped callback file gives EIO" "$(errno_of "${err##*: }")" EIO
+	err=$(cat <&6 2>&1 >/dev/null)
+	check "read of a dropped scoped file gives EIO" "$(errno_of "${err##*: }")" EIO
+	exec 3<&- 4<&- 5>&- 6<&-
+	ktap_test_pass "closing dropped files is harmless"
+	check "create files/ again" "$(write_at "$T/control/create" 0 1)" OK
+	check "new files have fresh values" "$(cat "$F/text_rw")" -7
+}
+
+run_unload_open() {
+	exec 3<"$F/text_ro" 4<>"$F/text_rw" 5>"$F/text_wo" 6<"$F/callback_ro" \
+		7<>"$F/binary_rw" 8<"$F/scope/value" 9>"$F/callback_wo"
+	err=$(rmmod rust_debugfs_testmod 2>&1)
+	check "rmmod refused while files are open" "$([ -d /sys/module/rust_debugfs_testmod ] && echo loaded)" loaded
+	ktap_print_msg "rmmod said: $err"
+	check "open text file still reads" "$(cat <&3)" 42
+	check "open binary file still reads" "$(dd bs=16 count=1 <&7 2>/dev/null | od -An -tx1 | tr -d ' \n')" \
+		00000000000000000000000000000000
+	exec 3<&- 4<&- 5>&- 6<&- 7<&- 8<&- 9>&-
+	check "rmmod works once all are closed" "$(rmmod rust_debugfs_testmod && echo unloaded)" unloaded
+	check "nothing left of rust_debugfs_testmod" "$([ -e "$T" ] || echo gone)" gone
+
+	# The scoped sample: a dynamic file and a control file held open.
+	load rust_debugfs_scoped
+	S=$DEBUGFS/rust_scoped_debugfs
+	echo "held 1 2" >"$S/control/create"
+	exec 3<"$S/dynamic/held/0" 4>"$S/control/create"
+	rmmod rust_debugfs_scoped 2>/dev/null
+	check "scoped sample stays while its files are open" \
+		"$([ -d /sys/module/rust_debugfs_scoped ] && echo loaded)" loaded
+	exec 3<&- 4>&-
+	check "scoped sample unloads after close" "$(rmmod rust_debugfs_scoped && echo unloaded)" unloaded
+	check "nothing left of the scoped sample" "$([ -e "$S" ] || echo gone)" gone
+	load rust_debugfs_testmod
+}
+
+run_concurrency() {
+	load rust_debugfs_scoped
+	S=$DEBUGFS/rust_scoped_debugfs
+	end=$(($(date +%s) + DURATION))
+	i=0
+	for f in text_rw binary_rw mutex_rw bool_rw; do
+		(
+			n=0
+			while [ "$(date +%s)" -lt "$end" ]; do
+				cat "$F/$f" >/dev/null
+				case $f in
+				binary_rw) printf 'abcd' | dd of="$F/$f" bs=4 seek=$((n % 4)) conv=notrunc 2>/dev/null ;;
+				bool_rw) echo $((n % 2)) >"$F/$f" ;;
+				*) echo "$n" >"$F/$f" ;;
+				esac
+				n=$((n + 1))
+			done
+			echo "$n" >"$TMP/ops.$f"
+		) 2>/dev/null &
+	done
+	for w in 0 1; do
+		(
+			n=0
+			while [ "$(date +%s)" -lt "$end" ]; do
+				echo "w$w$((n % 3)) $n 1 2" >"$S/control/create"
+				cat "$S/dynamic/w$w$((n % 3))/0" "$S/dynamic/w$w$((n % 3))/blob" >/dev/null
+				echo "w$w$((n % 3))" >"$S/control/remove"
+				n=$((n + 1))
+			done
+			echo "$n" >"$TMP/ops.scope$w"
+		) 2>/dev/null &
+	done
+	for r in 0 1; do
+		(
+			n=0
+			while [ "$(date +%s)" -lt "$end" ]; do
+				for d in "$S"/dynamic/*; do
+					cat "$d/0" "$d/1" >/dev/null
+				done
+				n=$((n + 1))
+			done
+			echo "$n" >"$TMP/ops.reader$r"
+		) 2>/dev/null &
+	done
+	wait
+	total=0
+	for f in "$TMP"/ops.*; do
+		total=$((total + $(cat "$f")))
+	done
+	ktap_print_msg "8 processes for ${DURATION} s: $total loop iterations"
+	echo "$total" >"$TMP/concurrency-ops"
+	v=$(cat "$F/text_rw")
+	check "text_rw holds one of the values written" "$(case $v in -7|[0-9]*) echo yes ;; esac)" yes
+	check "mutex_rw holds one of the values written" "$(case $(cat "$F/mutex_rw") in [0-9]*) echo yes ;; esac)" yes
+	check "bool_rw is true or false" "$(case $(cat "$F/bool_rw") in true|false) echo yes ;; esac)" yes
+	check "no scope left behind" "$(ls "$S/dynamic" | wc -l)" 0
+	check "scoped sample unloads" "$(rmmod rust_debugfs_scoped && echo unloaded)" unloaded
+}
+
+run_failslab() {
+	FS=$DEBUGFS/failslab
+	if ! [ -d "$FS" ]; then
+		write_at "$T/control/churn" 0 "$CHURN" >/dev/null
+		ktap_test_skip "failslab: not in this kernel (churned without faults)"
+		return
+	fi
+	echo 10 >"$FS/probability"
+	echo 0 >"$FS/interval"
+	echo -1 >"$FS/times"
+	echo 0 >"$FS/verbose"
+	echo N >"$FS/ignore-gfp-wait"
+	echo Y >"$FS/task-filter"
+	# Only this shell's write fails allocations (task-filter + make-it-fail).
+	got=$(sh -c "echo 1 >/proc/self/make-it-fail; echo $CHURN >$T/control/churn" 2>&1)
+	echo 0 >"$FS/probability"
+	ktap_print_msg "churn under failslab: ${got:-ok}; $(tr '\n' ' ' <"$T/control/status")"
+	check "failslab: every iteration ran" "$(sed -n 's/^churned: //p' "$T/control/status")" "$CHURN"
+	check "failslab: allocations did fail" \
+		"$([ "$(sed -n 's/^churn_failures: //p' "$T/control/status")" -gt 0 ] && echo yes)" yes
+	echo "$CHURN" >"$TMP/churned"
+}
+
+run_leftovers() {
+	stray=$(find "$DEBUGFS" -name 'churn*' 2>/dev/null | head -n 5)
+	check "no churn entry left anywhere in DebugFS" "$stray" ""
+	check "rust_debugfs_testmod unloads" "$(rmmod rust_debugfs_testmod && echo unloaded)" unloaded
+	left=$(ls "$DEBUGFS" | grep -E 'rust_debugfs|sample_debugfs|rust_scoped' | head -n 3)
+	check "no sample or test directory left" "$left" ""
+	if [ -e "$DEBUGFS/kmemleak" ]; then
+		echo scan >"$DEBUGFS/kmemleak"
+		sleep 6
+		echo scan >"$DEBUGFS/kmemleak"
+		leaks=$(grep -c '^unreferenced object' "$DEBUGFS/kmemleak")
+		check "kmemleak: no leaks" "$leaks" 0
+		grep -A12 '^unreferenced object' "$DEBUGFS/kmemleak" | head -n 40 |
+			while read -r line; do ktap_print_msg "$line"; done
+	else
+		ktap_test_skip "kmemleak: not in this kernel"
+	fi
+}
+
+run_cases() {
+	[ -e "$DEBUGFS/kmemleak" ] && echo clear >"$DEBUGFS/kmemleak"
+	check "rust_debugfs_testmod loads" "$(load rust_debugfs_testmod && echo yes)" yes
+	run_bad_input
+	run_drop_in_use
+	run_unload_open
+	run_concurrency
+	run_failslab
+	run_leftovers
+	# One line the harness copies into its summary.
+	ktap_print_msg "counts: $(tr '\n' ';' <"$TMP/bad-input-counts") concurrency ops $(cat "$TMP/concurrency-ops"), churned $(cat "$TMP/churned" 2>/dev/null || echo 0)"
+}
+
+ktap_print_header
+if ! grep -q debugfs /proc/mounts; then
+	ktap_skip_all "DebugFS is not mounted"
+	exit "$KSFT_SKIP"
+fi
+if ! [ -e "$MODULES/rust_debugfs_testmod.ko" ]; then
+	ktap_skip_all "rust_debugfs_testmod.ko not found in $MODULES"
+	exit "$KSFT_SKIP"
+fi
+run_cases >"$TMP/cases"
+ktap_set_plan "$((KTAP_TESTNO - 1))"
+cat "$TMP/cases"
+ktap_finished
