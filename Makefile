@@ -6,12 +6,13 @@
 
 H := harness
 
-.PHONY: help run test chroot source overlay config kernel fmt clean
+.PHONY: help run test bench chroot source overlay config kernel fmt clean
 
 help:
 	@echo 'Main targets:'
 	@echo '  run      - build if needed, boot the test kernel, show the samples in use'
 	@echo '  test     - every test: builds, lints, KUnit doctests, selftests in QEMU'
+	@echo '  bench    - kernel::debugfs against C DebugFS in one boot: table and CSV'
 	@echo 'Stages (each runs what it needs first):'
 	@echo '  chroot   - Debian trixie toolchain root (downloads packages)'
 	@echo '  source   - extract linux-source-7.3 (downloads the package once)'
@@ -28,6 +29,9 @@ run:
 
 test:
 	@bash $(H)/test.sh
+
+bench:
+	@bash $(H)/bench.sh
 
 chroot:
 	@bash $(H)/chroot.sh

@@ -36,17 +36,22 @@ list=$guest/initramfs.list
 	echo "dir /dev 0755 0 0"
 	echo "nod /dev/console 0600 0 0 c 5 1"
 	echo "nod /dev/null 0666 0 0 c 1 3"
-	for d in bin proc sys tmp modules guest selftests selftests/rust selftests/kselftest; do
+	for d in bin proc sys tmp modules bench guest selftests selftests/rust selftests/kselftest; do
 		echo "dir /$d 0755 0 0"
 	done
 	echo "file /bin/busybox /bin/busybox 0755 0 0"
 	echo "slink /bin/sh busybox 0777 0 0"
 	echo "file /init /repo/harness/guest/init 0755 0 0"
+	[ -x "$out/bench/dfsbench" ] &&
+		echo "file /bench/dfsbench /cache/build/$cfg/bench/dfsbench 0755 0 0"
 	for f in "$REPO"/harness/guest/*.sh; do
 		echo "file /guest/$(basename "$f") /repo/harness/guest/$(basename "$f") 0755 0 0"
 	done
-	find "$out/samples" -name '*.ko' \
-		-printf "file /modules/%f /cache/build/$cfg/samples/%P 0644 0 0\n"
+	for sub in samples testmod bench; do
+		[ -d "$out/$sub" ] || continue
+		find "$out/$sub" -name '*.ko' \
+			-printf "file /modules/%f /cache/build/$cfg/$sub/%P 0644 0 0\n"
+	done
 	for f in "$REPO"/tools/testing/selftests/rust/*.sh; do
 		[ -e "$f" ] || continue
 		echo "file /selftests/rust/$(basename "$f") /repo/tools/testing/selftests/rust/$(basename "$f") 0755 0 0"

@@ -12,6 +12,8 @@ for step in "chroot.sh" "source.sh" "overlay.sh" "config.sh test"; do
 	bash $H/$step
 done
 bash "$H/build.sh" test bzImage modules || [ $? = 1 ]
+bash "$H/build.sh" test M=/repo/tools/testing/selftests/rust/debugfs_testmod \
+	MO=/cache/build/test/testmod modules || [ $? = 1 ]
 
 console=$LOGS/run-console.log
 : >"$console"

@@ -55,13 +55,19 @@ stage_end() {
 
 # --- setup ------------------------------------------------------------
 stage setup
-for step in "chroot.sh" "source.sh" "overlay.sh" "config.sh test" "config.sh nodebugfs"; do
+for step in "chroot.sh" "source.sh" "overlay.sh" "config.sh test" "config.sh nodebugfs" \
+	"config.sh debug"; do
 	# shellcheck disable=SC2086 # step carries its argument.
 	bash $H/$step || { msg "Setup step '$step' failed: nothing was tested."; exit 2; }
 done
 stage_end setup
 
 # --- build ------------------------------------------------------------
+# The selftests' test module, built as an external module of a kernel.
+testmod() {
+	echo M=/repo/tools/testing/selftests/rust/debugfs_testmod "MO=/cache/build/$1/testmod" modules
+}
+
 # build_check CONFIG LABEL TARGET...: a build check and a warnings check.
 build_check() {
 	local cfg=$1 label=$2 rc=0
@@ -78,7 +84,18 @@ build_check() {
 stage build
 kernel_ok=yes
 build_check test "test kernel (DEBUG_FS=y)" bzImage modules || [ $? = 1 ] || kernel_ok=no
+if [ "$kernel_ok" = yes ]; then
+	# shellcheck disable=SC2046 # testmod prints make arguments.
+	build_check test "selftest module (test kernel)" $(testmod test) || true
+fi
 build_check nodebugfs "kernel crate and doctests (DEBUG_FS=n)" rust/ || true
+debug_ok=yes
+build_check debug "debug kernel (KASAN, lockdep, kmemleak, UBSAN, failslab)" bzImage modules ||
+	[ $? = 1 ] || debug_ok=no
+if [ "$debug_ok" = yes ]; then
+	# shellcheck disable=SC2046
+	build_check debug "selftest module (debug kernel)" $(testmod debug) || true
+fi
 stage_end build
 
 # --- lint -------------------------------------------------------------
@@ -114,8 +131,6 @@ check "rustdoc: no warnings in our files" rustdoc_clean
 stage_end lint
 
 # --- boot -------------------------------------------------------------
-console=$LOGS/test-console.log
-
 count_kunit() {
 	local log=$LOGS/kunit.log summary
 	sed -n '1,/^GUEST-START/p' "$console" >"$LOGS/kunit-console.log"
@@ -142,27 +157,28 @@ count_kunit() {
 }
 
 count_selftests() {
-	local name p f s
+	local name p f s ktap
 	for name in $(sed -n 's/^SELFTEST-BEGIN //p' "$console" | tr -d '\r'); do
-		sed -n "/^SELFTEST-BEGIN $name/,/^SELFTEST-END $name/p" "$console" | tr -d '\r' \
-			>"$LOGS/$name.ktap"
-		p=$(grep -c '^ok [0-9]* .*' "$LOGS/$name.ktap" | tr -d ' ' || true)
-		s=$(grep -c '^ok [0-9]* .*# SKIP' "$LOGS/$name.ktap" || true)
-		f=$(grep -c '^not ok ' "$LOGS/$name.ktap" || true)
+		ktap=$LOGS/$(basename "$console" -console.log)-$name.ktap
+		sed -n "/^SELFTEST-BEGIN $name/,/^SELFTEST-END $name/p" "$console" | tr -d '\r' >"$ktap"
+		p=$(grep -c '^ok [0-9]* .*' "$ktap" || true)
+		s=$(grep -c '^ok [0-9]* .*# SKIP' "$ktap" || true)
+		f=$(grep -c '^not ok ' "$ktap" || true)
 		p=$((p - s))
 		passed=$((passed + p))
 		failed=$((failed + f))
 		echo "SELFTEST $name passed=$p failed=$f skipped=$s" >>"$RESULTS"
-		msg "Selftest $name: $p passed, $f failed, $s skipped (log: $LOGS/$name.ktap)"
-		grep '^not ok ' "$LOGS/$name.ktap" | head -n 30 || true
-		grep -q "^SELFTEST-END $name 0" "$LOGS/$name.ktap" ||
-			fail "selftest $name: exit status"
+		grep '^# counts:' "$ktap" >>"$RESULTS" || true
+		msg "Selftest $name: $p passed, $f failed, $s skipped (log: $ktap)"
+		grep '^not ok ' "$ktap" | head -n 30 || true
+		# Exit 0 is a pass and 4 a skip (kselftest); anything else is a failure.
+		grep -qE "^SELFTEST-END $name (0|4)$" "$ktap" || fail "selftest $name: exit status"
 	done
 	[ -n "$(sed -n 's/^SELFTEST-BEGIN //p' "$console")" ] || fail "selftests: none ran"
 }
 
 # Reports of the kernel's own bug detectors, anywhere in the boot.
-REPORTS='WARNING:|BUG:|Oops|KASAN|UBSAN|kmemleak|possible recursive locking|circular locking|refcount_t:|general protection'
+REPORTS='WARNING:|BUG:|Oops|KASAN:|UBSAN:|suspected memory leak|unreferenced object|possible recursive locking|circular locking|refcount_t:|general protection|Call Trace:'
 
 kernel_log_clean() {
 	if grep -a -E "$REPORTS" "$console" | head -n 20 | grep .; then
@@ -171,18 +187,37 @@ kernel_log_clean() {
 	fi
 }
 
+# boot_and_count CONFIG LABEL CONSOLE KERNEL_ARGS...: one boot running every
+# selftest, with KUnit counted only where asked (KUNIT=yes). Arguments with
+# '=' and no '.' reach init's environment, hence the selftests' settings.
+boot_and_count() {
+	local cfg=$1 label=$2
+	console=$3
+	shift 3
+	if bash "$H/boot.sh" "$cfg" /guest/run-tests.sh "$console" "$@"; then
+		pass "boot: $label ran the guest script"
+		[ "${KUNIT:-no}" = yes ] && count_kunit
+		count_selftests
+		check "kernel log ($label): no warnings, BUGs or sanitizer reports" kernel_log_clean
+	else
+		fail "boot: $label (console: $console)"
+	fi
+}
+
 stage boot
 if [ "$kernel_ok" = yes ]; then
-	if bash "$H/boot.sh" test /guest/run-tests.sh "$console"; then
-		pass "boot: test kernel ran the guest script"
-		count_kunit
-		count_selftests
-		check "kernel log: no warnings, BUGs or sanitizer reports" kernel_log_clean
-	else
-		fail "boot: test kernel (console: $console)"
-	fi
+	# The long phases of the hostile test run in full on the debug kernel.
+	KUNIT=yes boot_and_count test "test kernel" "$LOGS/test-console.log" DURATION=5 CHURN=300
+	# DebugFS disabled at boot: the modules must load and unload as no-ops.
+	boot_and_count test "test kernel, debugfs=off" "$LOGS/debugfs-off-console.log" \
+		debugfs=off kunit.enable=0
 else
 	fail "boot: skipped, the test kernel did not build"
+fi
+if [ "$debug_ok" = yes ]; then
+	KUNIT=yes boot_and_count debug "debug kernel" "$LOGS/debug-console.log" DURATION=60 CHURN=3000
+else
+	fail "boot: skipped, the debug kernel did not build"
 fi
 stage_end boot
 

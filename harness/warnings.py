@@ -24,6 +24,8 @@ CRATES = {
                      lambda p: p.endswith("samples/rust/rust_debugfs.rs")),
     "rust_debugfs_scoped": ("samples/rust/rust_debugfs_scoped.o",
                             lambda p: p.endswith("samples/rust/rust_debugfs_scoped.rs")),
+    "rust_debugfs_testmod": ("/rust_debugfs_testmod.o",
+                             lambda p: p.endswith("/rust_debugfs_testmod.rs")),
 }
 
 LOCATION = re.compile(r"^\s*--> (\S+?):(\d+):\d+")
@@ -62,7 +64,7 @@ def main():
     with open(log, errors="replace") as f:
         lines = f.readlines()
     compiled = {crate for crate, (obj, _) in CRATES.items()
-                if any(l.rstrip().endswith(" " + obj) for l in lines)}
+                if any(l.rstrip().endswith(obj) for l in lines)}
 
     found = {crate: [] for crate in compiled}
     for text, path, line in diagnostics(lines):

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The C side of `make bench`: the files a C driver would write for what
+ * rust_debugfs_bench.ko shows, measured in the same boot.
+ *
+ *   debugfs_bench_c/u64      debugfs_create_u64()
+ *   debugfs_bench_c/show     DEFINE_SHOW_ATTRIBUTE() printing a u64
+ *   debugfs_bench_c/blob4k   debugfs_create_blob(), 4 KiB
+ *   debugfs_bench_c/blob1m   debugfs_create_blob(), 1 MiB
+ *   debugfs_bench_c/control  "hold KIND N": keep N files of KIND (u64, blob,
+ *                            show) in held/; "release": remove them;
+ *                            "churn N": create N u64 files in a directory
+ *                            and remove it, timed into result
+ *   debugfs_bench_c/result   nanoseconds of the last churn
+ */
+#include <linux/debugfs.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#define BLOB_SMALL	4096
+#define BLOB_LARGE	(1 << 20)
+
+static struct dentry *root, *held;
+static u64 value = 42, last_ns;
+static char small[BLOB_SMALL];
+static struct debugfs_blob_wrapper blob_small = { .data = small, .size = BLOB_SMALL };
+static struct debugfs_blob_wrapper blob_large = { .size = BLOB_LARGE };
+
+static int value_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%llu\n", *(u64 *)m->private);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(value);
+
+static struct dentry *create_many(const char *dir_name, const char *kind, unsigned int n)
+{
+	struct dentry *dir = debugfs_create_dir(dir_name, root);
+	char name[16];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "%u", i);
+		if (!strcmp(kind, "u64"))
+			debugfs_create_u64(name, 0600, dir, &value);
+		else if (!strcmp(kind, "blob"))
+			debugfs_create_blob(name, 0400, dir, &blob_small);
+		else
+			debugfs_create_file(name, 0400, dir, &value, &value_fops);
+	}
+	return dir;
+}
+
+static ssize_t control_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char cmd[32], kind[8];
+	unsigned int n;
+	u64 start;
+
+	if (count >= sizeof(cmd) || copy_from_user(cmd, ubuf, count))
+		return -EINVAL;
+	cmd[count] = '\0';
+	if (sscanf(cmd, "hold %7s %u", kind, &n) == 2) {
+		debugfs_remove(held);
+		held = create_many("held", kind, n);
+	} else if (!strncmp(cmd, "release", 7)) {
+		debugfs_remove(held);
+		held = NULL;
+	} else if (sscanf(cmd, "churn %u", &n) == 1) {
+		start = ktime_get_ns();
+		debugfs_remove(create_many("churn", "u64", n));
+		last_ns = ktime_get_ns() - start;
+	} else {
+		return -EINVAL;
+	}
+	return count;
+}
+
+static const struct file_operations control_fops = {
+	.owner = THIS_MODULE,
+	.write = control_write,
+};
+
+static int __init c_debugfs_bench_init(void)
+{
+	blob_large.data = vzalloc(BLOB_LARGE);
+	if (!blob_large.data)
+		return -ENOMEM;
+	root = debugfs_create_dir("debugfs_bench_c", NULL);
+	debugfs_create_u64("u64", 0600, root, &value);
+	debugfs_create_file("show", 0400, root, &value, &value_fops);
+	debugfs_create_blob("blob4k", 0400, root, &blob_small);
+	debugfs_create_blob("blob1m", 0400, root, &blob_large);
+	debugfs_create_file("control", 0200, root, NULL, &control_fops);
+	debugfs_create_u64("result", 0400, root, &last_ns);
+	return 0;
+}
+
+static void __exit c_debugfs_bench_exit(void)
+{
+	debugfs_remove(root);
+	vfree(blob_large.data);
+}
+
+module_init(c_debugfs_bench_init);
+module_exit(c_debugfs_bench_exit);
+MODULE_DESCRIPTION("C DebugFS files to compare kernel::debugfs with");
+MODULE_LICENSE("GPL");

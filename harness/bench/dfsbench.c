@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User-space side of `make bench`: tight loops over one DebugFS file.
+ *
+ *   dfsbench open   PATH ITER BATCHES       open + read(64) + close
+ *   dfsbench pread  PATH SIZE ITER BATCHES  pread(SIZE) at offset 0 of an open file
+ *   dfsbench write  PATH TEXT ITER BATCHES  write(TEXT) to an open file; text
+ *                                           files take each write as a whole value
+ *
+ * Each batch times ITER operations; prints the median, 10th and 90th
+ * percentile of the per-operation time over the batches, in nanoseconds.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode, *path;
+	long iter, batches, size = 64, b, i;
+	const char *text = "5\n";
+	static char buf[1 << 20];
+	double *per_op;
+	int fd = -1;
+
+	if (argc < 5) {
+		fprintf(stderr, "usage: see the comment at the top of dfsbench.c\n");
+		return 2;
+	}
+	mode = argv[1];
+	path = argv[2];
+	if (!strcmp(mode, "pread"))
+		size = atol(argv[3]);
+	else if (!strcmp(mode, "write"))
+		text = argv[3];
+	iter = atol(argv[argc - 2]);
+	batches = atol(argv[argc - 1]);
+	if (size > (long)sizeof(buf) || iter < 1 || batches < 1)
+		return 2;
+	per_op = calloc(batches, sizeof(*per_op));
+	if (strcmp(mode, "open")) {
+		fd = open(path, strcmp(mode, "write") ? O_RDONLY : O_WRONLY);
+		if (fd < 0)
+			die(path);
+	}
+	for (b = 0; b < batches; b++) {
+		long long start = now_ns();
+
+		for (i = 0; i < iter; i++) {
+			if (!strcmp(mode, "open")) {
+				fd = open(path, O_RDONLY);
+				if (fd < 0 || read(fd, buf, 64) < 0)
+					die(path);
+				close(fd);
+			} else if (!strcmp(mode, "pread")) {
+				if (pread(fd, buf, size, 0) < 0)
+					die(path);
+			} else if (write(fd, text, strlen(text)) < 0) {
+				die(path);
+			}
+		}
+		per_op[b] = (double)(now_ns() - start) / iter;
+	}
+	qsort(per_op, batches, sizeof(*per_op), cmp);
+	printf("%.0f %.0f %.0f\n", per_op[batches / 2], per_op[batches / 10],
+	       per_op[batches - 1 - batches / 10]);
+	return 0;
+}

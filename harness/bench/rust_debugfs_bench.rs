@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The Rust side of `make bench`: `kernel::debugfs` files mirroring `c_debugfs_bench.ko`.
+//!
+//! ```text
+//! debugfs_bench_rust/
+//!   u64        read_write_file(Atomic<u64>)         vs debugfs_create_u64()
+//!   callback   read_callback_file(Atomic<u64>)      vs DEFINE_SHOW_ATTRIBUTE()
+//!   blob4k     read_binary_file([u8; 4096])         vs debugfs_create_blob()
+//!   blob1m     read_binary_file(KVVec<u8>, 1 MiB)   vs debugfs_create_blob()
+//!   bench/control  "hold KIND N" (text, binary, callback, scoped), "release", "churn N"
+//!   bench/result   nanoseconds of the last churn: N files created in one Scope, then dropped
+//! ```
+
+use kernel::{
+    debugfs::{
+        Dir,
+        File,
+        Scope, //
+    },
+    new_mutex,
+    prelude::*,
+    str::CString,
+    sync::{
+        atomic::{
+            Atomic,
+            Relaxed, //
+        },
+        Mutex, //
+    },
+    time::Instant,
+    uaccess::UserSliceReader, //
+};
+
+module! {
+    type: Bench,
+    name: "rust_debugfs_bench",
+    authors: ["Rust DebugFS developers"],
+    description: "kernel::debugfs files to compare with C DebugFS",
+    license: "GPL",
+}
+
+const BLOB_SMALL: usize = 4096;
+const BLOB_LARGE: usize = 1 << 20;
+
+/// A scope of counters, each in its own file.
+type Counters = Pin<KBox<Scope<KVec<Atomic<u64>>>>>;
+
+/// Files kept around by "hold", to count what they cost; only their `Drop` matters.
+enum Held {
+    Files { _files: KVec<Pin<KBox<File<Atomic<u64>>>>> },
+    Binary { _files: KVec<Pin<KBox<File<[u8; 8]>>>> },
+    Scoped { _scope: Counters },
+}
+
+#[pin_data]
+struct Control {
+    root: Dir,
+    #[pin]
+    held: Mutex<Option<(Dir, Held)>>,
+    last_ns: Atomic<u64>,
+}
+
+fn show_value(v: &Atomic<u64>, f: &mut kernel::fmt::Formatter<'_>) -> kernel::fmt::Result {
+    writeln!(f, "{}", v.load(Relaxed))
+}
+
+fn name(i: usize) -> Result<CString> {
+    CString::try_from_fmt(fmt!("{i}"))
+}
+
+/// A scope holding `n` counters, each shown in its own file.
+fn scope_of(dir: &Dir, dir_name: &CStr, n: usize) -> Result<Counters> {
+    let mut values = KVec::with_capacity(n, GFP_KERNEL)?;
+    for _ in 0..n {
+        values.push(Atomic::new(42), GFP_KERNEL)?;
+    }
+    let scope = dir.scope(values, dir_name, |values, sub| {
+        for (i, value) in values.iter().enumerate() {
+            if let Ok(name) = name(i) {
+                sub.read_write_file(&name, value);
+            }
+        }
+    });
+    KBox::pin_init(scope, GFP_KERNEL)
+}
+
+impl Control {
+    fn hold(&self, kind: &str, n: usize) -> Result {
+        *self.held.lock() = None;
+        let dir = self.root.subdir(c"held");
+        let held = match kind {
+            "text" | "callback" => {
+                let mut files = KVec::with_capacity(n, GFP_KERNEL)?;
+                for i in 0..n {
+                    let name = name(i)?;
+                    let file = if kind == "text" {
+                        KBox::pin_init(dir.read_write_file(&name, Atomic::new(42)), GFP_KERNEL)?
+                    } else {
+                        KBox::pin_init(
+                            dir.read_callback_file(&name, Atomic::new(42), &show_value),
+                            GFP_KERNEL,
+                        )?
+                    };
+                    files.push(file, GFP_KERNEL)?;
+                }
+                Held::Files { _files: files }
+            }
+            "binary" => {
+                let mut files = KVec::with_capacity(n, GFP_KERNEL)?;
+                for i in 0..n {
+                    let name = name(i)?;
+                    files.push(
+                        KBox::pin_init(dir.read_binary_file(&name, [0u8; 8]), GFP_KERNEL)?,
+                        GFP_KERNEL,
+                    )?;
+                }
+                Held::Binary { _files: files }
+            }
+            "scoped" => Held::Scoped {
+                _scope: scope_of(&self.root, c"held_scope", n)?,
+            },
+            _ => return Err(EINVAL),
+        };
+        *self.held.lock() = Some((dir, held));
+        Ok(())
+    }
+
+    fn churn(&self, n: usize) -> Result {
+        let start = Instant::<kernel::time::Monotonic>::now();
+        let scope = scope_of(&self.root, c"churn", n)?;
+        drop(scope);
+        let elapsed = start.elapsed().as_nanos();
+        self.last_ns.store(u64::try_from(elapsed).unwrap_or(0), Relaxed);
+        Ok(())
+    }
+}
+
+fn control_write(control: &Control, reader: &mut UserSliceReader) -> Result {
+    let mut buf = [0u8; 32];
+    let len = reader.len();
+    if len > buf.len() {
+        return Err(EINVAL);
+    }
+    reader.read_slice(&mut buf[..len])?;
+    let text = core::str::from_utf8(&buf[..len]).map_err(|_| EINVAL)?;
+    let mut words = text.split_whitespace();
+    let count = |word: Option<&str>| word.and_then(|w| w.parse::<usize>().ok()).ok_or(EINVAL);
+    match words.next() {
+        Some("hold") => {
+            let kind = words.next().ok_or(EINVAL)?;
+            control.hold(kind, count(words.next())?)
+        }
+        Some("release") => {
+            *control.held.lock() = None;
+            Ok(())
+        }
+        Some("churn") => control.churn(count(words.next())?),
+        _ => Err(EINVAL),
+    }
+}
+
+#[pin_data]
+struct Bench {
+    #[pin]
+    _u64: File<Atomic<u64>>,
+    #[pin]
+    _callback: File<Atomic<u64>>,
+    #[pin]
+    _blob4k: File<[u8; BLOB_SMALL]>,
+    #[pin]
+    _blob1m: File<KVVec<u8>>,
+    #[pin]
+    _control: Scope<Control>,
+    _root: Dir,
+}
+
+impl kernel::InPlaceModule for Bench {
+    fn init(_module: &'static ThisModule) -> impl PinInit<Self, Error> {
+        pin_init::pin_init_scope(move || {
+            let root = Dir::new(c"debugfs_bench_rust");
+            let large = KVVec::from_elem(0u8, BLOB_LARGE, GFP_KERNEL)?;
+            let control_root = root.clone();
+            let control = try_pin_init!(Control {
+                root: control_root,
+                held <- new_mutex!(None),
+                last_ns: Atomic::new(0),
+            }? Error);
+            Ok(try_pin_init!(Self {
+                _u64 <- root.read_write_file(c"u64", Atomic::new(42)),
+                _callback <- root.read_callback_file(c"callback", Atomic::new(42), &show_value),
+                _blob4k <- root.read_binary_file(c"blob4k", [0u8; BLOB_SMALL]),
+                _blob1m <- root.read_binary_file(c"blob1m", large),
+                _control <- root.scope(control, c"bench", |control, dir| {
+                    dir.write_only_callback_file(c"control", control, &control_write);
+                    dir.read_callback_file(c"result", control, &|c: &Control, f| {
+                        writeln!(f, "{}", c.last_ns.load(Relaxed))
+                    });
+                }),
+                _root: root,
+            }? Error))
+        })
+    }
+}

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Code-size probe of `make bench`, C side: built with -DEXTRA_SHOW (one
+ * more DEFINE_SHOW_ATTRIBUTE file, C's callback file) and -DEXTRA_U32 (one
+ * more debugfs_create_u32 file, C's typed file) to compare with the Rust
+ * probe.
+ */
+#include <linux/debugfs.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+
+static struct dentry *dir;
+static u64 base_value;
+static u32 extra_value __maybe_unused;
+
+static int base_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%llu\n", base_value);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(base);
+
+#ifdef EXTRA_SHOW
+static int extra_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%u\n", extra_value);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(extra);
+#endif
+
+static int __init size_init(void)
+{
+	dir = debugfs_create_dir("debugfs_size_c", NULL);
+	debugfs_create_file("base", 0400, dir, NULL, &base_fops);
+#ifdef EXTRA_SHOW
+	debugfs_create_file("extra_show", 0400, dir, NULL, &extra_fops);
+#endif
+#ifdef EXTRA_U32
+	debugfs_create_u32("extra_u32", 0600, dir, &extra_value);
+#endif
+	return 0;
+}
+
+static void __exit size_exit(void)
+{
+	debugfs_remove(dir);
+}
+
+module_init(size_init);
+module_exit(size_exit);
+MODULE_DESCRIPTION("C DebugFS code-size probe");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest script of `make bench`: the same measurement on kernel::debugfs
+# files and on their C equivalents, alternating, in one boot. Prints
+# "BENCH <metric> <variant> <values...>" lines for the host to tabulate.
+dmesg -n 1
+insmod /modules/c_debugfs_bench.ko || exit 1
+insmod /modules/rust_debugfs_bench.ko || exit 1
+R=/sys/kernel/debug/debugfs_bench_rust
+C=/sys/kernel/debug/debugfs_bench_c
+B=/bench/dfsbench
+ITER=${ITER:-2000}
+BATCHES=${BATCHES:-21}
+ROUNDS=${ROUNDS:-3}
+
+# pair METRIC RUST_ARGS -- C_ARGS: alternate the two, ROUNDS times each.
+pair() {
+	metric=$1
+	shift
+	rust=
+	while [ "$1" != -- ]; do
+		rust="$rust $1"
+		shift
+	done
+	shift
+	round=0
+	while [ "$round" -lt "$ROUNDS" ]; do
+		# shellcheck disable=SC2086 # argument lists.
+		echo "BENCH $metric rust $($B $rust)"
+		echo "BENCH $metric c $($B "$@")"
+		round=$((round + 1))
+	done
+}
+
+pair open_read_close_u64 open $R/u64 $ITER $BATCHES -- open $C/u64 $ITER $BATCHES
+# C's integer files are not seekable (simple_attr uses nonseekable_open), so
+# a read at offset 0 of an open file has no C counterpart.
+pair pread_u64 pread $R/u64 64 $ITER $BATCHES -- pread $R/u64 64 $ITER $BATCHES
+pair write_u64 write $R/u64 5 $ITER $BATCHES -- write $C/u64 5 $ITER $BATCHES
+pair open_read_close_show open $R/callback $ITER $BATCHES -- open $C/show $ITER $BATCHES
+pair pread_show pread $R/callback 64 $ITER $BATCHES -- pread $C/show 64 $ITER $BATCHES
+pair pread_blob_4k pread $R/blob4k 4096 $ITER $BATCHES -- pread $C/blob4k 4096 $ITER $BATCHES
+pair pread_blob_1m pread $R/blob1m 1048576 20 $BATCHES -- pread $C/blob1m 1048576 20 $BATCHES
+
+# Slab objects and bytes before and after holding N files.
+slab() {
+	awk 'NR > 2 { objs += $2; bytes += $2 * $4 } END { print objs, bytes }' /proc/slabinfo
+}
+N=${N:-1000}
+alloc() {
+	metric=$1
+	variant=$2
+	control=$3
+	kind=$4
+	echo release >"$control"
+	before=$(slab)
+	echo "hold $kind $N" >"$control"
+	after=$(slab)
+	echo release >"$control"
+	echo "BENCH $metric $variant $N $before $after"
+}
+for round in $(seq "$ROUNDS"); do
+	alloc alloc_text rust $R/bench/control text
+	alloc alloc_text c $C/control u64
+	alloc alloc_callback rust $R/bench/control callback
+	alloc alloc_callback c $C/control show
+	alloc alloc_binary rust $R/bench/control binary
+	alloc alloc_binary c $C/control blob
+	alloc alloc_scoped rust $R/bench/control scoped
+done
+
+for n in ${SIZES:-10 100 1000 10000}; do
+	for round in $(seq "$ROUNDS"); do
+		echo "churn $n" >$R/bench/control
+		echo "BENCH churn_$n rust $(cat $R/bench/result)"
+		echo "churn $n" >$C/control
+		echo "BENCH churn_$n c $(cat $C/result)"
+	done
+done
+rmmod rust_debugfs_bench c_debugfs_bench
+echo "BENCH done"
