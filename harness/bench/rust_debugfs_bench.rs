@@ -48,9 +48,15 @@ type Counters = Pin<KBox<Scope<KVec<Atomic<u64>>>>>;
 
 /// Files kept around by "hold", to count what they cost; only their `Drop` matters.
 enum Held {
-    Files { _files: KVec<Pin<KBox<File<Atomic<u64>>>>> },
-    Binary { _files: KVec<Pin<KBox<File<[u8; 8]>>>> },
-    Scoped { _scope: Counters },
+    Files {
+        _files: KVec<Pin<KBox<File<Atomic<u64>>>>>,
+    },
+    Binary {
+        _files: KVec<Pin<KBox<File<[u8; 8]>>>>,
+    },
+    Scoped {
+        _scope: Counters,
+    },
 }
 
 #[pin_data]
@@ -131,7 +137,8 @@ impl Control {
         let scope = scope_of(&self.root, c"churn", n)?;
         drop(scope);
         let elapsed = start.elapsed().as_nanos();
-        self.last_ns.store(u64::try_from(elapsed).unwrap_or(0), Relaxed);
+        self.last_ns
+            .store(u64::try_from(elapsed).unwrap_or(0), Relaxed);
         Ok(())
     }
 }

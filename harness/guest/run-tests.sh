@@ -14,6 +14,25 @@ for t in /selftests/rust/test_debugfs*.sh; do
 	cat "/tmp/$name.ktap"
 	echo "SELFTEST-END $name $rc"
 done
+# Smoke test of `make bench`: the benchmark modules and the timing loop run,
+# with tiny counts, and every measurement produces numbers.
+if [ -x /bench/dfsbench ]; then
+	ITER=20 BATCHES=3 ROUNDS=1 N=10 SIZES=10 /guest/bench.sh >/tmp/bench.out 2>&1
+	rc=$?
+	echo "SELFTEST-BEGIN bench_smoke"
+	echo "TAP version 13"
+	echo "1..1"
+	if [ "$rc" = 0 ] && grep -q '^BENCH done' /tmp/bench.out &&
+		! awk '$1 == "BENCH" && $2 != "done" && NF < 4 { bad = 1 } END { exit !bad }' /tmp/bench.out; then
+		echo "ok 1 the benchmark runs and measures everything"
+		rc=0
+	else
+		sed 's/^/# /' /tmp/bench.out
+		echo "not ok 1 the benchmark runs and measures everything"
+		rc=1
+	fi
+	echo "SELFTEST-END bench_smoke $rc"
+fi
 echo "DMESG-BEGIN"
 dmesg
 echo "DMESG-END"

@@ -203,7 +203,10 @@ impl Control {
     /// everything that was created must be gone afterwards.
     fn churn_once(&self, n: u64) -> Result {
         let dir = self.root.subdir(c"churn");
-        let value = KBox::pin_init(dir.read_write_file(c"churn_value", Atomic::new(n)), GFP_KERNEL)?;
+        let value = KBox::pin_init(
+            dir.read_write_file(c"churn_value", Atomic::new(n)),
+            GFP_KERNEL,
+        )?;
         let scope = KBox::pin_init(
             dir.scope((n, n.to_le_bytes()), c"churn_scope", |(n, bytes), sub| {
                 sub.read_only_file(c"churn_value", n);
@@ -234,7 +237,11 @@ fn show_status(control: &Control, f: &mut kernel::fmt::Formatter<'_>) -> kernel:
         None => writeln!(f, "files: absent")?,
     }
     writeln!(f, "churned: {}", control.churned.load(Relaxed))?;
-    writeln!(f, "churn_failures: {}", control.churn_failures.load(Relaxed))
+    writeln!(
+        f,
+        "churn_failures: {}",
+        control.churn_failures.load(Relaxed)
+    )
 }
 
 /// The upper bound of one `control/churn` write, so that a typo cannot hang the writer.
