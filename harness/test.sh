@@ -87,6 +87,11 @@ build_check test "test kernel (DEBUG_FS=y)" bzImage modules || [ $? = 1 ] || ker
 if [ "$kernel_ok" = yes ]; then
 	# shellcheck disable=SC2046 # testmod prints make arguments.
 	build_check test "selftest module (test kernel)" $(testmod test) || true
+	# The benchmark, smoke-tested in the test boot so that it cannot rot.
+	build_check test "benchmark modules" M=/repo/harness/bench MO=/cache/build/test/bench \
+		modules || true
+	check "build: benchmark timing loop" in_chroot gcc -O2 -static -Wall \
+		-o /cache/build/test/bench/dfsbench /repo/harness/bench/dfsbench.c
 fi
 build_check nodebugfs "kernel crate and doctests (DEBUG_FS=n)" rust/ || true
 debug_ok=yes

@@ -91,7 +91,9 @@ impl<T> FileOps<T> {
         } else {
             bindings::file_operations {
                 write,
-                llseek: Some(bindings::noop_llseek),
+                // A real seek, so that a write after `lseek()` (say `dd seek=2`) reaches
+                // `write` at that offset and is refused, instead of silently landing at 0.
+                llseek: Some(bindings::default_llseek),
                 // SAFETY: As above.
                 ..unsafe { core::mem::zeroed() }
             }
