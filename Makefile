@@ -6,7 +6,7 @@
 
 H := harness
 
-.PHONY: help run test bench chroot source overlay config kernel fmt clean
+.PHONY: help run test bench chroot source overlay config kernel fmt patches clean
 
 help:
 	@echo 'Main targets:'
@@ -21,6 +21,7 @@ help:
 	@echo '  kernel   - build the test kernel and modules (LLVM=1 CLIPPY=1)'
 	@echo 'Tools:'
 	@echo '  fmt      - rustfmt our Rust files with the kernel rustfmt config'
+	@echo '  patches  - export the work as a patch series and run checkpatch.pl on it'
 	@echo '  clean    - delete the build directories (keeps toolchain and source)'
 	@echo 'Variables: DEBUGFS_CACHE=dir, JOBS=n, V=1 (show build output)'
 
@@ -51,6 +52,9 @@ kernel: config
 
 fmt: source
 	@bash $(H)/fmt.sh
+
+patches: source
+	@bash $(H)/patches.sh
 
 clean:
 	@bash -c '. $(H)/lib.sh && rm -rf "$$CACHE/build" && msg "Removed $$CACHE/build."'

@@ -264,7 +264,8 @@ impl Dir {
     ///
     /// let dir = Dir::new(c"example_read_write");
     /// // `echo 0x10 > .../level` stores 16, as it would in a C `debugfs_create_u32()` file.
-    /// let level = KBox::pin_init(dir.read_write_file(c"level", Atomic::<u32>::new(7)), GFP_KERNEL)?;
+    /// let level = dir.read_write_file(c"level", Atomic::<u32>::new(7));
+    /// let level = KBox::pin_init(level, GFP_KERNEL)?;
     /// level.store(8, Relaxed);
     /// assert_eq!(level.load(Relaxed), 8);
     /// # Ok::<(), Error>(())
@@ -292,7 +293,8 @@ impl Dir {
     ///
     /// let dir = Dir::new(c"example_write_only");
     /// // `echo 1 > .../trigger`; only the driver reads it.
-    /// let trigger = KBox::pin_init(dir.write_only_file(c"trigger", Atomic::new(false)), GFP_KERNEL)?;
+    /// let trigger = dir.write_only_file(c"trigger", Atomic::new(false));
+    /// let trigger = KBox::pin_init(trigger, GFP_KERNEL)?;
     /// assert!(!trigger.load(Relaxed));
     /// # Ok::<(), Error>(())
     /// ```
@@ -447,7 +449,8 @@ impl Dir {
     /// # use kernel::debugfs::Dir;
     /// let dir = Dir::new(c"example_read_binary");
     /// // `hexdump .../id` shows de ad be ef.
-    /// let id = KBox::pin_init(dir.read_binary_file(c"id", [0xde_u8, 0xad, 0xbe, 0xef]), GFP_KERNEL)?;
+    /// let id = dir.read_binary_file(c"id", [0xde_u8, 0xad, 0xbe, 0xef]);
+    /// let id = KBox::pin_init(id, GFP_KERNEL)?;
     /// assert_eq!(id[0], 0xde);
     /// # Ok::<(), Error>(())
     /// ```

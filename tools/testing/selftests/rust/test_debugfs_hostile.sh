@@ -94,7 +94,8 @@ malformed() {
 		if [ "$got" = "$errno" ] && [ "$after" = "$before" ]; then
 			ktap_test_pass "$name: bad input $n gives $errno"
 		else
-			ktap_print_msg "$name: input '$format' at $offset: $got (want $errno), value $before -> $after"
+			ktap_print_msg "$name: input '$format' at $offset: $got (want $errno)," \
+				"value $before -> $after"
 			ktap_test_fail "$name: bad input $n gives $errno"
 		fi
 	done
@@ -195,7 +196,8 @@ callback_cases() {
 
 run_bad_input() {
 	# text_wo cannot be read back: control/status shows its value.
-	{ unsigned_cases; echo "ERANGE 0 18446744073709551616"; echo "ERANGE 0 0x10000000000000000"; } \
+	{ unsigned_cases; echo "ERANGE 0 18446744073709551616"
+	  echo "ERANGE 0 0x10000000000000000"; } \
 		>"$TMP/cases.text_wo"
 	while read -r e o s; do
 		[ "$s" = "''" ] && s=
@@ -218,7 +220,9 @@ run_bad_input() {
 	# Each generator writes its cases to a file, fed to malformed() by
 	# redirection: a pipeline would run it in a subshell and lose the counts.
 	{ not_numbers; c_only_invalid
-	  for s in 2147483648 -2147483649 0x80000000 4294967296 99999999999; do echo "ERANGE 0 $s"; done; } \
+	  for s in 2147483648 -2147483649 0x80000000 4294967296 99999999999; do
+		echo "ERANGE 0 $s"
+	  done; } \
 		>"$TMP/cases.i32"
 	malformed "text_rw (i32)" "$F/text_rw" "$F/text_rw" <"$TMP/cases.i32"
 	{ unsigned_cases
@@ -244,7 +248,8 @@ run_bad_input() {
 		"bool_rw (Atomic<bool>)" "mutex_rw (Mutex<i64>, FromStr)" \
 		"binary_rw (Mutex<[u8; 16]>)" callback_rw; do
 		n=$(grep -F "$name " "$TMP/bad-input-counts" | awk '{ print $NF }')
-		check "$name: at least 60 malformed inputs tried" "$([ "${n:-0}" -ge 60 ] && echo yes)" yes
+		check "$name: at least 60 malformed inputs tried" \
+			"$([ "${n:-0}" -ge 60 ] && echo yes)" yes
 	done
 
 	# The valid forms still work after all that.
@@ -254,7 +259,8 @@ run_bad_input() {
 true"
 	check "mutex_rw: valid" "$(write_at "$F/mutex_rw" 0 '-9000\n'; cat "$F/mutex_rw")" "OK
 -9000"
-	check "callback_rw: valid" "$(write_at "$F/callback_rw" 0 'set 9'; cat "$F/callback_rw")" "OK
+	check "callback_rw: valid" \
+		"$(write_at "$F/callback_rw" 0 'set 9'; cat "$F/callback_rw")" "OK
 cb=9"
 	check "callback_wo: valid" "$(write_at "$F/callback_wo" 0 'set 3'
 		sed -n 's/^callback_wo: //p' "$T/control/status")" "OK
@@ -267,7 +273,8 @@ cb=9"
 	check "callback_ro: content" "$(cat "$F/callback_ro")" "value: 7"
 	check "binary_ro: content" "$(hex "$F/binary_ro")" 000102030405060708090a0b0c0d0e0f
 	check "scope/value: content" "$(cat "$F/scope/value")" 5
-	check "scope/sub/blob: content" "$(hex "$F/scope/sub/blob")" eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee
+	check "scope/sub/blob: content" \
+		"$(hex "$F/scope/sub/blob")" eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee
 }
 
 run_drop_in_use() {
@@ -302,13 +309,16 @@ run_unload_open() {
 	exec 3<"$F/text_ro" 4<>"$F/text_rw" 5>"$F/text_wo" 6<"$F/callback_ro" \
 		7<>"$F/binary_rw" 8<"$F/scope/value" 9>"$F/callback_wo"
 	err=$(rmmod rust_debugfs_testmod 2>&1)
-	check "rmmod refused while files are open" "$([ -d /sys/module/rust_debugfs_testmod ] && echo loaded)" loaded
+	check "rmmod refused while files are open" \
+		"$([ -d /sys/module/rust_debugfs_testmod ] && echo loaded)" loaded
 	ktap_print_msg "rmmod said: $err"
 	check "open text file still reads" "$(cat <&3)" 42
-	check "open binary file still reads" "$(dd bs=16 count=1 <&7 2>/dev/null | od -An -tx1 | tr -d ' \n')" \
+	check "open binary file still reads" \
+		"$(dd bs=16 count=1 <&7 2>/dev/null | od -An -tx1 | tr -d ' \n')" \
 		00000000000000000000000000000000
 	exec 3<&- 4<&- 5>&- 6<&- 7<&- 8<&- 9>&-
-	check "rmmod works once all are closed" "$(rmmod rust_debugfs_testmod && echo unloaded)" unloaded
+	check "rmmod works once all are closed" \
+		"$(rmmod rust_debugfs_testmod && echo unloaded)" unloaded
 	check "nothing left of rust_debugfs_testmod" "$([ -e "$T" ] || echo gone)" gone
 
 	# The scoped sample: a dynamic file and a control file held open.
@@ -320,7 +330,8 @@ run_unload_open() {
 	check "scoped sample stays while its files are open" \
 		"$([ -d /sys/module/rust_debugfs_scoped ] && echo loaded)" loaded
 	exec 3<&- 4>&-
-	check "scoped sample unloads after close" "$(rmmod rust_debugfs_scoped && echo unloaded)" unloaded
+	check "scoped sample unloads after close" \
+		"$(rmmod rust_debugfs_scoped && echo unloaded)" unloaded
 	check "nothing left of the scoped sample" "$([ -e "$S" ] || echo gone)" gone
 	load rust_debugfs_testmod
 }
@@ -336,7 +347,9 @@ run_concurrency() {
 			while [ "$(date +%s)" -lt "$end" ]; do
 				cat "$F/$f" >/dev/null
 				case $f in
-				binary_rw) printf 'abcd' | dd of="$F/$f" bs=4 seek=$((n % 4)) conv=notrunc 2>/dev/null ;;
+				binary_rw)
+					write_at "$F/$f" $((n % 4 * 4)) 'abcd' >/dev/null
+					;;
 				bool_rw) echo $((n % 2)) >"$F/$f" ;;
 				*) echo "$n" >"$F/$f" ;;
 				esac
@@ -350,7 +363,8 @@ run_concurrency() {
 			n=0
 			while [ "$(date +%s)" -lt "$end" ]; do
 				echo "w$w$((n % 3)) $n 1 2" >"$S/control/create"
-				cat "$S/dynamic/w$w$((n % 3))/0" "$S/dynamic/w$w$((n % 3))/blob" >/dev/null
+				d="$S/dynamic/w$w$((n % 3))"
+				cat "$d/0" "$d/blob" >/dev/null
 				echo "w$w$((n % 3))" >"$S/control/remove"
 				n=$((n + 1))
 			done
@@ -377,9 +391,12 @@ run_concurrency() {
 	ktap_print_msg "8 processes for ${DURATION} s: $total loop iterations"
 	echo "$total" >"$TMP/concurrency-ops"
 	v=$(cat "$F/text_rw")
-	check "text_rw holds one of the values written" "$(case $v in -7|[0-9]*) echo yes ;; esac)" yes
-	check "mutex_rw holds one of the values written" "$(case $(cat "$F/mutex_rw") in [0-9]*) echo yes ;; esac)" yes
-	check "bool_rw is true or false" "$(case $(cat "$F/bool_rw") in true|false) echo yes ;; esac)" yes
+	check "text_rw holds one of the values written" \
+		"$(case $v in -7|[0-9]*) echo yes ;; esac)" yes
+	check "mutex_rw holds one of the values written" \
+		"$(case $(cat "$F/mutex_rw") in [0-9]*) echo yes ;; esac)" yes
+	check "bool_rw is true or false" \
+		"$(case $(cat "$F/bool_rw") in true|false) echo yes ;; esac)" yes
 	check "no scope left behind" "$(ls "$S/dynamic" | wc -l)" 0
 	check "scoped sample unloads" "$(rmmod rust_debugfs_scoped && echo unloaded)" unloaded
 }
@@ -406,9 +423,11 @@ run_failslab() {
 	got=$(sh -c "echo 1 >/proc/self/make-it-fail; echo $CHURN >$T/control/churn" 2>&1)
 	echo 0 >"$FS/probability"
 	ktap_print_msg "churn under failslab: ${got:-ok}; $(tr '\n' ' ' <"$T/control/status")"
-	check "failslab: every iteration ran" "$(sed -n 's/^churned: //p' "$T/control/status")" "$CHURN"
+	check "failslab: every iteration ran" \
+		"$(sed -n 's/^churned: //p' "$T/control/status")" "$CHURN"
 	check "failslab: allocations did fail" \
-		"$([ "$(sed -n 's/^churn_failures: //p' "$T/control/status")" -gt 0 ] && echo yes)" yes
+		"$([ "$(sed -n 's/^churn_failures: //p' "$T/control/status")" -gt 0 ] &&
+			echo yes)" yes
 	echo "$CHURN" >"$TMP/churned"
 }
 
@@ -416,7 +435,8 @@ run_leftovers() {
 	# What churn creates is named churn_*, inside $T/churn only.
 	stray=$(find "$DEBUGFS" -name 'churn_*' -o -path "$T/churn" 2>/dev/null | head -n 5)
 	check "no churn entry left anywhere in DebugFS" "$stray" ""
-	check "rust_debugfs_testmod unloads" "$(rmmod rust_debugfs_testmod && echo unloaded)" unloaded
+	check "rust_debugfs_testmod unloads" \
+		"$(rmmod rust_debugfs_testmod && echo unloaded)" unloaded
 	left=$(ls "$DEBUGFS" | grep -E 'rust_debugfs|sample_debugfs|rust_scoped' | head -n 3)
 	check "no sample or test directory left" "$left" ""
 	if [ -e "$DEBUGFS/kmemleak" ]; then
@@ -442,7 +462,9 @@ run_cases() {
 	run_failslab
 	run_leftovers
 	# One line the harness copies into its summary.
-	ktap_print_msg "counts: $(tr '\n' ';' <"$TMP/bad-input-counts") concurrency ops $(cat "$TMP/concurrency-ops"), churned $(cat "$TMP/churned" 2>/dev/null || echo 0)"
+	ktap_print_msg "counts: $(tr '\n' ';' <"$TMP/bad-input-counts")" \
+		"concurrency ops $(cat "$TMP/concurrency-ops")," \
+		"churned $(cat "$TMP/churned" 2>/dev/null || echo 0)"
 }
 
 ktap_print_header

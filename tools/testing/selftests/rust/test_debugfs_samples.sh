@@ -71,7 +71,8 @@ write_errno() {
 write_at_errno() {
 	# shellcheck disable=SC2059
 	printf "$3" >"$TMP/in"
-	err=$(dd if="$TMP/in" of="$1" bs=4096 seek="$2" oflag=seek_bytes conv=notrunc 2>&1 >/dev/null |
+	err=$(dd if="$TMP/in" of="$1" bs=4096 seek="$2" oflag=seek_bytes conv=notrunc \
+		2>&1 >/dev/null |
 		grep -v 'records\|bytes\|copied')
 	errno_of "${err##*: }"
 }
@@ -214,7 +215,8 @@ run_platform_sample() {
 	dd if=/dev/urandom of="$TMP/page" bs=4096 count=1 2>/dev/null
 	dd if="$TMP/page" of="$d/vector_blob" bs=4096 conv=notrunc 2>/dev/null
 	check "vector_blob: page round trip" "$(cmp "$TMP/page" "$d/vector_blob" && echo same)" same
-	check "vector_blob: read at offset 4000" "$(hex "$d/vector_blob" 4000)" "$(hex "$TMP/page" 4000)"
+	check "vector_blob: read at offset 4000" \
+		"$(hex "$d/vector_blob" 4000)" "$(hex "$TMP/page" 4000)"
 	bad_write_at "$d/vector_blob" "vector_blob: 2 bytes at 4095" EFBIG 4095 'ab'
 
 	check "rust_debugfs: module unloads" "$(rmmod rust_debugfs && echo yes)" yes
@@ -234,7 +236,8 @@ run_scoped_sample() {
 	check "a: files" "$(ls "$d/dynamic/a" | tr '\n' ' ')" "0 1 2 blob "
 	check "a/1: mode" "$(mode_of "$d/dynamic/a/1")" "-rw-------"
 	check "a/blob: mode" "$(mode_of "$d/dynamic/a/blob")" "-rw-------"
-	check "a: numbers" "$(cat "$d/dynamic/a/0" "$d/dynamic/a/1" "$d/dynamic/a/2" | tr '\n' ' ')" "1 2 3 "
+	check "a: numbers" \
+		"$(cat "$d/dynamic/a/0" "$d/dynamic/a/1" "$d/dynamic/a/2" | tr '\n' ' ')" "1 2 3 "
 	check "a/blob: numbers as le32" "$(hex "$d/dynamic/a/blob")" 010000000200000003000000
 	check "b/0: write" "$(write_errno "$d/dynamic/b/0" '0x2a')" OK
 	check "b/0: read back" "$(cat "$d/dynamic/b/0")" 42

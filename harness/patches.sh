@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make patches`: export our work as a patch series against the pristine
+# base tree, the way it would be posted, and run the base tree's
+# scripts/checkpatch.pl on every patch.
+#
+#   harness/patches/*    base-tree patches the overlay applies, as they are
+#   then                 rust: debugfs: replace the kernel::debugfs implementation
+#                        samples: rust: replace the DebugFS samples
+#                        selftests: rust: add the kernel::debugfs selftests
+#
+# The series goes to $CACHE/patches/. Exit status 1 if checkpatch reports
+# any error or warning.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+out=$CACHE/patches
+pristine=$CACHE/src/pristine
+bash "$REPO/harness/overlay.sh" >/dev/null
+
+# The base tree's own versions of what we replace, extracted once.
+if [ ! -d "$pristine" ]; then
+	msg "Extracting the base tree's own kernel::debugfs and samples (once)..."
+	mkdir -p "$pristine.tmp"
+	deb=$(ls "$CACHE"/dl/"$BASE_PACKAGE"_*.deb | head -n1)
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -O ./usr/src/linux-source-7.3.tar.xz |
+		tar -xJ -C "$pristine.tmp" --strip-components=1 --wildcards \
+			'*/rust/kernel/debugfs*' '*/samples/rust/rust_debugfs*'
+	mv "$pristine.tmp" "$pristine"
+fi
+
+rm -rf "$out"
+mkdir -p "$out/a" "$out/b"
+author=$(git -C "$REPO" log -1 --format='%an <%ae>')
+
+# make_patch NUMBER SUBJECT BODY PATH...: one patch of PATHs (repo-relative),
+# comparing the pristine base (absent paths are new files) with ours.
+make_patch() {
+	local number=$1 subject=$2 body=$3 file
+	shift 3
+	rm -rf "$out/a" "$out/b"
+	mkdir -p "$out/a" "$out/b"
+	for path in "$@"; do
+		if [ -e "$pristine/$path" ]; then
+			mkdir -p "$out/a/$(dirname "$path")"
+			cp -r "$pristine/$path" "$out/a/$path"
+		fi
+		if [ -e "$REPO/$path" ]; then
+			mkdir -p "$out/b/$(dirname "$path")"
+			cp -r "$REPO/$path" "$out/b/$path"
+		fi
+	done
+	file=$out/$number-$(echo "$subject" | tr -c 'a-zA-Z0-9\n' '-' | tr -s '-' | sed 's/-$//').patch
+	{
+		echo "From: $author"
+		echo "Subject: [PATCH $((10#$number))/$total] $subject"
+		echo
+		echo "$body" | fold -s -w 72 | sed 's/ *$//'
+		echo
+		echo "Signed-off-by: $author"
+		echo "---"
+		(cd "$out" && git diff --no-index --no-prefix --stat a b | sed 's|^ a/| |' || true) | tail -n 1
+		echo
+		(cd "$out" && git diff --no-index a b || true) |
+			sed -e 's|^diff --git a/a/|diff --git a/|' -e 's| b/b/| b/|' \
+				-e 's|^--- a/a/|--- a/|' -e 's|^+++ b/b/|+++ b/|'
+		echo "-- "
+		echo "2.47.3"
+	} >"$file"
+	rm -rf "$out/a" "$out/b"
+	echo "$file"
+}
+
+series=()
+total=$(($(ls "$REPO"/harness/patches/*.patch | wc -l) + 3))
+number=0
+# The base-tree patches the overlay applies come first, as they are.
+for hp in "$REPO"/harness/patches/*.patch; do
+	number=$((number + 1))
+	file=$out/$(basename "$hp")
+	{
+		echo "From: $author"
+		sed -n '/^Subject:/,/^---$/p' "$hp" | sed '/^---$/d' |
+			sed "s/^Subject: \[PATCH\]/Subject: [PATCH $number\/$total]/"
+		echo "Signed-off-by: $author"
+		echo "---"
+		sed -n '/^---$/,$p' "$hp" | sed '1d'
+		echo "-- "
+		echo "2.47.3"
+	} >"$file"
+	series+=("$file")
+done
+next() {
+	number=$((number + 1))
+	printf '%04d' "$number"
+}
+series+=("$(make_patch "$(next)" "rust: debugfs: replace the kernel::debugfs implementation" \
+	"Replace kernel::debugfs with an implementation that never creates entries at the DebugFS root after a failed parent, refuses text writes at an offset, reports Writer errors to read(2), parses integers exactly like C's attribute files, and requires callbacks to be zero-sized and Copy." \
+	rust/kernel/debugfs.rs rust/kernel/debugfs)")
+series+=("$(make_patch "$(next)" "samples: rust: replace the DebugFS samples" \
+	"Rewrite the platform and scoped DebugFS samples against the new kernel::debugfs; their module documentation shows the files and the commands that drive them." \
+	samples/rust/rust_debugfs.rs samples/rust/rust_debugfs_scoped.rs)")
+series+=("$(make_patch "$(next)" "selftests: rust: add the kernel::debugfs selftests" \
+	"Add KTAP selftests that drive both samples and a test module with one file of every kind from user space: bad input, files dropped or their module unloaded while open, concurrency, fault injection and DebugFS disabled at boot." \
+	tools/testing/selftests/rust/test_debugfs_samples.sh \
+	tools/testing/selftests/rust/test_debugfs_hostile.sh \
+	tools/testing/selftests/rust/test_debugfs_disabled.sh \
+	tools/testing/selftests/rust/debugfs_testmod)")
+
+msg "Series in $out; running checkpatch.pl..."
+status=0
+for p in "${series[@]}"; do
+	rel=${p#"$CACHE/"}
+	if ! in_chroot perl /cache/src/linux/scripts/checkpatch.pl --no-tree \
+		-q "/cache/$rel" >"$p.checkpatch" 2>&1; then
+		status=1
+	fi
+	if [ -s "$p.checkpatch" ]; then
+		status=1
+		msg "checkpatch: $(basename "$p"):"
+		head -n 40 "$p.checkpatch"
+	else
+		msg "checkpatch: $(basename "$p"): clean"
+	fi
+done
+exit "$status"
