@@ -13,11 +13,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 H=$REPO/harness
-for step in "chroot.sh" "source.sh" "overlay.sh" "config.sh test"; do
-	# shellcheck disable=SC2086 # step carries its argument.
-	bash $H/$step
-done
-bash "$H/build.sh" test bzImage modules || [ $? = 1 ]
+prepare_test_kernel
 
 out=$CACHE/bench
 mkdir -p "$out"

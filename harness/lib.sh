@@ -81,3 +81,14 @@ in_chroot() {
 now() {
 	date +%s
 }
+
+# Sets up everything up to a built test kernel, as `make run` and
+# `make bench` need it (warnings in our files are reported, not fatal).
+prepare_test_kernel() {
+	local step
+	for step in chroot.sh source.sh overlay.sh "config.sh test"; do
+		# shellcheck disable=SC2086 # step carries its argument.
+		bash "$REPO"/harness/$step
+	done
+	bash "$REPO/harness/build.sh" test bzImage modules || [ $? = 1 ]
+}

@@ -20,13 +20,14 @@ pristine=$CACHE/src/pristine
 bash "$REPO/harness/overlay.sh" >/dev/null
 
 # The base tree's own versions of what we replace, extracted once.
-if [ ! -d "$pristine" ]; then
+if [ ! -f "$pristine/MAINTAINERS" ]; then
+	rm -rf "$pristine"
 	msg "Extracting the base tree's own kernel::debugfs and samples (once)..."
 	mkdir -p "$pristine.tmp"
 	deb=$(ls "$CACHE"/dl/"$BASE_PACKAGE"_*.deb | head -n1)
 	dpkg-deb --fsys-tarfile "$deb" | tar -x -O ./usr/src/linux-source-7.3.tar.xz |
 		tar -xJ -C "$pristine.tmp" --strip-components=1 --wildcards \
-			'*/rust/kernel/debugfs*' '*/samples/rust/rust_debugfs*'
+			'*/rust/kernel/debugfs*' '*/samples/rust/rust_debugfs*' '*/MAINTAINERS'
 	mv "$pristine.tmp" "$pristine"
 fi
 
@@ -46,9 +47,13 @@ make_patch() {
 			mkdir -p "$out/a/$(dirname "$path")"
 			cp -r "$pristine/$path" "$out/a/$path"
 		fi
+		# Ours: the repository's file, or for base-tree files that only a
+		# harness patch changes (MAINTAINERS), the patched tree's.
 		if [ -e "$REPO/$path" ]; then
 			mkdir -p "$out/b/$(dirname "$path")"
 			cp -r "$REPO/$path" "$out/b/$path"
+		elif [ -e "$TREE/$path" ]; then
+			cp "$TREE/$path" "$out/b/$path"
 		fi
 	done
 	file=$out/$number-$(echo "$subject" | tr -c 'a-zA-Z0-9\n' '-' | tr -s '-' | sed 's/-$//').patch
@@ -60,10 +65,11 @@ make_patch() {
 		echo
 		echo "Signed-off-by: $author"
 		echo "---"
-		(cd "$out" && git diff --no-index --no-prefix --stat a b | sed 's|^ a/| |' || true) | tail -n 1
+		(cd "$out" && git diff --no-index --stat=72 a b || true) |
+			sed -e 's|^ a/b/| |' -e 's|^ a/| |' -e 's|^ b/| |' -e 's|{a => b}/||' -e 's|^ \.\.\./|  |'
 		echo
 		(cd "$out" && git diff --no-index a b || true) |
-			sed -e 's|^diff --git a/a/|diff --git a/|' -e 's| b/b/| b/|' \
+			sed -e 's|^diff --git a/[ab]/|diff --git a/|' -e 's| b/[ab]/| b/|' \
 				-e 's|^--- a/a/|--- a/|' -e 's|^+++ b/b/|+++ b/|'
 		echo "-- "
 		echo "2.47.3"
@@ -73,10 +79,12 @@ make_patch() {
 }
 
 series=()
-total=$(($(ls "$REPO"/harness/patches/*.patch | wc -l) + 3))
+# The base-tree patches the overlay applies come first, as they are, but
+# for MAINTAINERS, which goes with the files it lists.
+mapfile -t own < <(ls "$REPO"/harness/patches/*.patch | grep -v MAINTAINERS)
+total=$((${#own[@]} + 3))
 number=0
-# The base-tree patches the overlay applies come first, as they are.
-for hp in "$REPO"/harness/patches/*.patch; do
+for hp in "${own[@]}"; do
 	number=$((number + 1))
 	file=$out/$(basename "$hp")
 	{
@@ -91,18 +99,16 @@ for hp in "$REPO"/harness/patches/*.patch; do
 	} >"$file"
 	series+=("$file")
 done
-next() {
-	number=$((number + 1))
-	printf '%04d' "$number"
-}
-series+=("$(make_patch "$(next)" "rust: debugfs: replace the kernel::debugfs implementation" \
+series+=("$(make_patch "$(printf '%04d' $((number + 1)))" "rust: debugfs: replace the kernel::debugfs implementation" \
 	"Replace kernel::debugfs with an implementation that never creates entries at the DebugFS root after a failed parent, refuses text writes at an offset, reports Writer errors to read(2), parses integers exactly like C's attribute files, and requires callbacks to be zero-sized and Copy." \
 	rust/kernel/debugfs.rs rust/kernel/debugfs)")
-series+=("$(make_patch "$(next)" "samples: rust: replace the DebugFS samples" \
+series+=("$(make_patch "$(printf '%04d' $((number + 2)))" "samples: rust: replace the DebugFS samples" \
 	"Rewrite the platform and scoped DebugFS samples against the new kernel::debugfs; their module documentation shows the files and the commands that drive them." \
 	samples/rust/rust_debugfs.rs samples/rust/rust_debugfs_scoped.rs)")
-series+=("$(make_patch "$(next)" "selftests: rust: add the kernel::debugfs selftests" \
+series+=("$(make_patch "$(printf '%04d' $((number + 3)))" "selftests: rust: add the kernel::debugfs selftests" \
 	"Add KTAP selftests that drive both samples and a test module with one file of every kind from user space: bad input, files dropped or their module unloaded while open, concurrency, fault injection and DebugFS disabled at boot." \
+	MAINTAINERS \
+	tools/testing/selftests/rust/debugfs_helpers.sh \
 	tools/testing/selftests/rust/test_debugfs_samples.sh \
 	tools/testing/selftests/rust/test_debugfs_hostile.sh \
 	tools/testing/selftests/rust/test_debugfs_disabled.sh \

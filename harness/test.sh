@@ -130,9 +130,10 @@ rustdoc_clean() {
 }
 
 stage lint
-msg "Checking formatting (rustfmtcheck) and documentation (rustdoc)..."
+msg "Checking formatting (rustfmtcheck), documentation (rustdoc) and checkpatch.pl..."
 check "rustfmtcheck: our files" rustfmt_clean
 check "rustdoc: no warnings in our files" rustdoc_clean
+check "checkpatch.pl: the exported patch series" bash "$H/patches.sh"
 stage_end lint
 
 # --- boot -------------------------------------------------------------
@@ -220,7 +221,10 @@ else
 	fail "boot: skipped, the test kernel did not build"
 fi
 if [ "$debug_ok" = yes ]; then
-	KUNIT=yes boot_and_count debug "debug kernel" "$LOGS/debug-console.log" DURATION=60 CHURN=3000
+	# Every error path of the bad-input phase is already taken by its first
+	# inputs; the full lists run on the test kernel.
+	KUNIT=yes boot_and_count debug "debug kernel" "$LOGS/debug-console.log" \
+		DURATION=60 CHURN=3000 BAD_INPUTS=15
 else
 	fail "boot: skipped, the debug kernel did not build"
 fi

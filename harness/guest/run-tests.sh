@@ -16,7 +16,7 @@ for t in /selftests/rust/test_debugfs*.sh; do
 done
 # Smoke test of `make bench`: the benchmark modules and the timing loop run,
 # with tiny counts, and every measurement produces numbers.
-if [ -x /bench/dfsbench ]; then
+if [ -x /bench/dfsbench ] && grep -q debugfs /proc/mounts; then
 	ITER=20 BATCHES=3 ROUNDS=1 N=10 SIZES=10 /guest/bench.sh >/tmp/bench.out 2>&1
 	rc=$?
 	echo "SELFTEST-BEGIN bench_smoke"

@@ -113,12 +113,6 @@ mod entry;
 mod file_ops;
 mod traits;
 
-use callback_adapters::{
-    assert_zero_sized,
-    FormatAdapter,
-    NoWriter,
-    WritableAdapter, //
-};
 use entry::Entry;
 use file_ops::FileOps;
 
@@ -342,12 +336,7 @@ impl Dir {
         T: Send + Sync + 'static,
         F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync + Copy,
     {
-        const { assert_zero_sized::<F>() };
-        self.create_file(
-            name,
-            data,
-            FileOps::<FormatAdapter<T, F>>::READ_ONLY.adapt(),
-        )
+        self.create_file(name, data, callback_adapters::read_only::<T, F>())
     }
 
     /// Creates a read-write file that shows `data` through `F` and updates it through `W`.
@@ -392,12 +381,7 @@ impl Dir {
         F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync + Copy,
         W: Fn(&T, &mut UserSliceReader) -> Result + Send + Sync + Copy,
     {
-        const { assert_zero_sized::<F>() };
-        const { assert_zero_sized::<W>() };
-        let file_ops = FileOps::<WritableAdapter<FormatAdapter<T, F>, W>>::READ_WRITE
-            .adapt()
-            .adapt();
-        self.create_file(name, data, file_ops)
+        self.create_file(name, data, callback_adapters::read_write::<T, F, W>())
     }
 
     /// Creates a write-only file that updates `data` through the callback `W`.
@@ -432,11 +416,7 @@ impl Dir {
         T: Send + Sync + 'static,
         W: Fn(&T, &mut UserSliceReader) -> Result + Send + Sync + Copy,
     {
-        const { assert_zero_sized::<W>() };
-        let file_ops = FileOps::<WritableAdapter<NoWriter<T>, W>>::WRITE_ONLY
-            .adapt()
-            .adapt();
-        self.create_file(name, data, file_ops)
+        self.create_file(name, data, callback_adapters::write_only::<T, W>())
     }
 
     /// Creates a read-only binary file: reading it copies out the bytes of `data`.
@@ -841,12 +821,7 @@ impl<'data, 'dir> ScopedDir<'data, 'dir> {
         T: Send + Sync + 'static,
         F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync + Copy,
     {
-        const { assert_zero_sized::<F>() };
-        self.create_file(
-            name,
-            data,
-            FileOps::<FormatAdapter<T, F>>::READ_ONLY.adapt(),
-        )
+        self.create_file(name, data, callback_adapters::read_only::<T, F>())
     }
 
     /// Creates a read-write callback file, see [`Dir::read_write_callback_file`].
@@ -885,12 +860,7 @@ impl<'data, 'dir> ScopedDir<'data, 'dir> {
         F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync + Copy,
         W: Fn(&T, &mut UserSliceReader) -> Result + Send + Sync + Copy,
     {
-        const { assert_zero_sized::<F>() };
-        const { assert_zero_sized::<W>() };
-        let file_ops = FileOps::<WritableAdapter<FormatAdapter<T, F>, W>>::READ_WRITE
-            .adapt()
-            .adapt();
-        self.create_file(name, data, file_ops)
+        self.create_file(name, data, callback_adapters::read_write::<T, F, W>())
     }
 
     /// Creates a write-only callback file, see [`Dir::write_callback_file`].
@@ -918,11 +888,7 @@ impl<'data, 'dir> ScopedDir<'data, 'dir> {
         T: Send + Sync + 'static,
         W: Fn(&T, &mut UserSliceReader) -> Result + Send + Sync + Copy,
     {
-        const { assert_zero_sized::<W>() };
-        let file_ops = FileOps::<WritableAdapter<NoWriter<T>, W>>::WRITE_ONLY
-            .adapt()
-            .adapt();
-        self.create_file(name, data, file_ops)
+        self.create_file(name, data, callback_adapters::write_only::<T, W>())
     }
 
     /// Creates a read-only binary file, see [`Dir::read_binary_file`].

@@ -12,7 +12,8 @@
 //!
 //! The adapters are `#[repr(transparent)]` over the data, so a `&T` can be handed to DebugFS as
 //! if it were a `&FormatAdapter<T, F>`, and the [`FileOps`] of the adapter type can serve files
-//! whose `i_private` points at a plain `T` (see [`FileOps::adapt`]).
+//! whose `i_private` points at a plain `T` (see `FileOps::adapt`). The rest of the module only
+//! sees the resulting tables: [`read_only`], [`read_write`] and [`write_only`].
 
 use super::{
     file_ops::FileOps,
@@ -36,7 +37,7 @@ use core::{
 /// Implementers must be `#[repr(transparent)]` over a field of type [`Adapter::Inner`], and any
 /// valid `Inner` must be a valid `Self` (so the other fields are zero-sized and have no
 /// invariants).
-pub(crate) unsafe trait Adapter {
+unsafe trait Adapter {
     /// The wrapped type.
     type Inner;
 }
@@ -46,7 +47,7 @@ impl<A: Adapter> FileOps<A> {
     ///
     /// The callbacks of `FileOps<A>` read `i_private` as a `*const A`; by the [`Adapter`]
     /// contract that is the same pointer as a `*const A::Inner` to the same data.
-    pub(crate) const fn adapt(&'static self) -> &'static FileOps<A::Inner> {
+    const fn adapt(&'static self) -> &'static FileOps<A::Inner> {
         // SAFETY: `FileOps<T>` is the same struct for every `T` (`T` only appears in a
         // `PhantomData`), so the cast keeps size, alignment and validity. The callbacks stay
         // sound: a pointer to a live `A::Inner` is a pointer to a live `A` (`Adapter` contract).
@@ -56,7 +57,7 @@ impl<A: Adapter> FileOps<A> {
 
 /// Data of a callback file that is rendered by the closure type `F`.
 #[repr(transparent)]
-pub(crate) struct FormatAdapter<T, F> {
+struct FormatAdapter<T, F> {
     inner: T,
     _format: PhantomData<F>,
 }
@@ -91,7 +92,7 @@ where
 /// `D` is the data seen by the file's other side: [`FormatAdapter`] if it is also readable
 /// through a closure, [`NoWriter`] if it cannot be read.
 #[repr(transparent)]
-pub(crate) struct WritableAdapter<D, W> {
+struct WritableAdapter<D, W> {
     inner: D,
     _write: PhantomData<W>,
 }
@@ -121,7 +122,7 @@ where
 
 /// Data of a write-only callback file: the data itself, with no way to read it.
 #[repr(transparent)]
-pub(crate) struct NoWriter<T> {
+struct NoWriter<T> {
     inner: T,
 }
 
@@ -139,14 +140,51 @@ impl<T> Deref for NoWriter<T> {
 }
 
 /// Fails the build unless `F` is zero-sized.
-///
-/// Callback-taking methods call this so that a capturing closure is rejected where it is passed,
-/// even before any file callback is instantiated.
-pub(crate) const fn assert_zero_sized<F>() {
+const fn assert_zero_sized<F>() {
     assert!(
         core::mem::size_of::<F>() == 0,
         "DebugFS callbacks must be zero-sized: a function or a closure that captures nothing"
     );
+}
+
+// The tables of the callback files, for files whose data is a plain `T`. Each one checks at
+// compile time that its callbacks are zero-sized, so a capturing closure is rejected where it is
+// passed.
+
+/// The table of read-only files showing a `T` through `F`.
+pub(crate) fn read_only<T, F>() -> &'static FileOps<T>
+where
+    T: Sync + 'static,
+    F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Sync + Copy + 'static,
+{
+    const { assert_zero_sized::<F>() };
+    FileOps::<FormatAdapter<T, F>>::READ_ONLY.adapt()
+}
+
+/// The table of read-write files showing a `T` through `F` and updating it through `W`.
+pub(crate) fn read_write<T, F, W>() -> &'static FileOps<T>
+where
+    T: Sync + 'static,
+    F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Sync + Copy + 'static,
+    W: Fn(&T, &mut UserSliceReader) -> Result + Sync + Copy + 'static,
+{
+    const { assert_zero_sized::<F>() };
+    const { assert_zero_sized::<W>() };
+    FileOps::<WritableAdapter<FormatAdapter<T, F>, W>>::READ_WRITE
+        .adapt()
+        .adapt()
+}
+
+/// The table of write-only files updating a `T` through `W`.
+pub(crate) fn write_only<T, W>() -> &'static FileOps<T>
+where
+    T: Sync + 'static,
+    W: Fn(&T, &mut UserSliceReader) -> Result + Sync + Copy + 'static,
+{
+    const { assert_zero_sized::<W>() };
+    FileOps::<WritableAdapter<NoWriter<T>, W>>::WRITE_ONLY
+        .adapt()
+        .adapt()
 }
 
 /// Returns a reference to the value of the zero-sized type `F`.
@@ -162,7 +200,7 @@ pub(crate) const fn assert_zero_sized<F>() {
 /// `F` must be inhabited: the caller must know that a value of `F` has existed, for example
 /// because it was given a `&'static F`. Conjuring a value of an empty type is undefined
 /// behaviour.
-pub(crate) unsafe fn materialize_zst<F: Copy>() -> &'static F {
+unsafe fn materialize_zst<F: Copy>() -> &'static F {
     const { assert_zero_sized::<F>() };
     // SAFETY: `F` is zero-sized (checked at compile time above), so a dangling, well-aligned
     // pointer is valid for reads of `F` and points at a value of `F`: there are no bytes to be

@@ -16,7 +16,8 @@
 #   kmemleak      no leak reported at the end (if the kernel has kmemleak)
 #
 # Environment: MODULES (where the .ko files are), DURATION (seconds of the
-# concurrency phase, default 60), CHURN (failslab iterations, default 3000).
+# concurrency phase, default 60), CHURN (failslab iterations, default 3000),
+# BAD_INPUTS (at most this many bad inputs per file type, default all).
 
 DIR="$(dirname "$(readlink -f "$0")")"
 KTAP_HELPERS="${DIR}/../kselftest/ktap_helpers.sh"
@@ -26,10 +27,12 @@ else
 	echo "$KTAP_HELPERS file not found [SKIP]"
 	exit 4
 fi
+. "$DIR/debugfs_helpers.sh"
 
 MODULES=${MODULES:-$DIR}
 DURATION=${DURATION:-60}
 CHURN=${CHURN:-3000}
+BAD_INPUTS=${BAD_INPUTS:-1000}
 DEBUGFS=/sys/kernel/debug
 T=$DEBUGFS/rust_debugfs_testmod
 F=$T/files
@@ -40,42 +43,9 @@ load() {
 	insmod "$MODULES/$1.ko"
 }
 
-errno_of() {
-	case "$1" in
-	"") echo OK ;;
-	*"Invalid argument") echo EINVAL ;;
-	*"Numerical result out of range") echo ERANGE ;;
-	*"File too large") echo EFBIG ;;
-	*"Input/output error") echo EIO ;;
-	*"No such file or directory") echo ENOENT ;;
-	*"Cannot allocate memory") echo ENOMEM ;;
-	*"Resource temporarily unavailable") echo EAGAIN ;;
-	*"Device or resource busy") echo EBUSY ;;
-	*) echo "UNKNOWN($1)" ;;
-	esac
-}
 
-# write_at FILE OFFSET FORMAT: one write(2) of printf FORMAT at OFFSET.
-write_at() {
-	# shellcheck disable=SC2059
-	printf "$3" >"$TMP/in"
-	err=$(dd if="$TMP/in" of="$1" bs=65536 seek="$2" oflag=seek_bytes conv=notrunc \
-		2>&1 >/dev/null | grep -v 'records\|bytes\|copied')
-	errno_of "${err##*: }"
-}
 
-hex() {
-	od -An -v -tx1 <"$1" | tr -d ' \n'
-}
 
-check() {
-	if [ "$2" = "$3" ]; then
-		ktap_test_pass "$1"
-	else
-		ktap_print_msg "$(printf "%s: expected '%.60s', got '%.60s'" "$1" "$3" "$2")"
-		ktap_test_fail "$1"
-	fi
-}
 
 # malformed NAME FILE READBACK < CASES: each line of CASES is
 # "ERRNO OFFSET FORMAT"; writing FORMAT at OFFSET must fail with ERRNO and
@@ -87,6 +57,7 @@ malformed() {
 	n=0
 	while read -r errno offset format; do
 		[ "$format" = "''" ] && format=
+		[ "$n" -ge "$BAD_INPUTS" ] && break
 		n=$((n + 1))
 		before=$(hex "$readback")
 		got=$(write_at "$file" "$offset" "$format")
@@ -102,15 +73,6 @@ malformed() {
 	echo "$name $n" >>"$TMP/bad-input-counts"
 }
 
-repeat() {
-	i=0
-	out=
-	while [ "$i" -lt "$1" ]; do
-		out="$out$2"
-		i=$((i + 1))
-	done
-	echo "$out"
-}
 
 # Inputs no integer parser accepts: EINVAL for kstrto* and FromStr alike.
 not_numbers() {
@@ -199,8 +161,11 @@ run_bad_input() {
 	{ unsigned_cases; echo "ERANGE 0 18446744073709551616"
 	  echo "ERANGE 0 0x10000000000000000"; } \
 		>"$TMP/cases.text_wo"
+	k=0
 	while read -r e o s; do
 		[ "$s" = "''" ] && s=
+		[ "$k" -ge "$BAD_INPUTS" ] && break
+		k=$((k + 1))
 		before=$(sed -n 's/^text_wo: //p' "$T/control/status")
 		got=$(write_at "$F/text_wo" "$o" "$s")
 		after=$(sed -n 's/^text_wo: //p' "$T/control/status")
@@ -248,6 +213,7 @@ run_bad_input() {
 		"bool_rw (Atomic<bool>)" "mutex_rw (Mutex<i64>, FromStr)" \
 		"binary_rw (Mutex<[u8; 16]>)" callback_rw; do
 		n=$(grep -F "$name " "$TMP/bad-input-counts" | awk '{ print $NF }')
+		[ "$BAD_INPUTS" -lt 60 ] && continue
 		check "$name: at least 60 malformed inputs tried" \
 			"$([ "${n:-0}" -ge 60 ] && echo yes)" yes
 	done
@@ -414,13 +380,15 @@ run_failslab() {
 		return
 	fi
 	echo 10 >"$FS/probability"
-	echo 0 >"$FS/interval"
+	echo 1 >"$FS/interval"
 	echo -1 >"$FS/times"
 	echo 0 >"$FS/verbose"
 	echo N >"$FS/ignore-gfp-wait"
 	echo Y >"$FS/task-filter"
-	# Only this shell's write fails allocations (task-filter + make-it-fail).
-	got=$(sh -c "echo 1 >/proc/self/make-it-fail; echo $CHURN >$T/control/churn" 2>&1)
+	# Only this shell's write fails allocations (task-filter + make-it-fail);
+	# the file is opened first, so that the open itself cannot fail.
+	got=$(sh -c "exec 3>$T/control/churn; echo 1 >/proc/self/make-it-fail
+		echo $CHURN >&3" 2>&1)
 	echo 0 >"$FS/probability"
 	ktap_print_msg "churn under failslab: ${got:-ok}; $(tr '\n' ' ' <"$T/control/status")"
 	check "failslab: every iteration ran" \

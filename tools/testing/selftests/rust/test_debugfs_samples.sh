@@ -25,6 +25,7 @@ else
 	echo "$KTAP_HELPERS file not found [SKIP]"
 	exit 4
 fi
+. "$DIR/debugfs_helpers.sh"
 
 MODULES=${MODULES:-$DIR}
 DEBUGFS=/sys/kernel/debug
@@ -40,63 +41,11 @@ load() {
 	fi
 }
 
-# errno_of MESSAGE: the errno name for a glibc strerror text at the end of
-# MESSAGE ("sh: write error: Invalid argument" -> EINVAL).
-errno_of() {
-	case "$1" in
-	"") echo OK ;;
-	*"Invalid argument") echo EINVAL ;;
-	*"Numerical result out of range") echo ERANGE ;;
-	*"File too large") echo EFBIG ;;
-	*"File exists") echo EEXIST ;;
-	*"No such file or directory") echo ENOENT ;;
-	*"Input/output error") echo EIO ;;
-	*"Bad address") echo EFAULT ;;
-	*"Permission denied") echo EACCES ;;
-	*) echo "UNKNOWN($1)" ;;
-	esac
-}
-
-# write_errno FILE FORMAT: write printf FORMAT in one write(2) at offset 0;
-# prints OK or the errno name.
-write_errno() {
-	# shellcheck disable=SC2059 # FORMAT is a printf format on purpose.
-	printf "$2" >"$TMP/in"
-	err=$(dd if="$TMP/in" of="$1" bs=4096 conv=notrunc 2>&1 >/dev/null |
-		grep -v 'records\|bytes\|copied')
-	errno_of "${err##*: }"
-}
-
-# write_at_errno FILE OFFSET FORMAT: the same, at byte OFFSET.
-write_at_errno() {
-	# shellcheck disable=SC2059
-	printf "$3" >"$TMP/in"
-	err=$(dd if="$TMP/in" of="$1" bs=4096 seek="$2" oflag=seek_bytes conv=notrunc \
-		2>&1 >/dev/null |
-		grep -v 'records\|bytes\|copied')
-	errno_of "${err##*: }"
-}
-
-# hex FILE [SKIP [COUNT]]: the bytes of FILE from SKIP on, as one hex string.
-hex() {
-	dd if="$1" bs=1 skip="${2:-0}" ${3:+count=$3} 2>/dev/null | od -An -v -tx1 | tr -d ' \n'
-}
-
-# check DESCRIPTION ACTUAL EXPECTED
-check() {
-	if [ "$2" = "$3" ]; then
-		ktap_test_pass "$1"
-	else
-		ktap_print_msg "$(printf "%s: expected '%.60s', got '%.60s'" "$1" "$3" "$2")"
-		ktap_test_fail "$1"
-	fi
-}
-
 # bad_write FILE DESCRIPTION ERRNO FORMAT: a malformed write must fail with
 # ERRNO and leave what the file reads unchanged.
 bad_write() {
 	before=$(hex "$1")
-	got=$(write_errno "$1" "$4")
+	got=$(write_at "$1" 0 "$4")
 	check "$2 gives $3" "$got" "$3"
 	check "$2 keeps the value" "$(hex "$1")" "$before"
 }
@@ -104,24 +53,13 @@ bad_write() {
 # bad_write_at FILE DESCRIPTION ERRNO OFFSET FORMAT
 bad_write_at() {
 	before=$(hex "$1")
-	got=$(write_at_errno "$1" "$4" "$5")
+	got=$(write_at "$1" "$4" "$5")
 	check "$2 gives $3" "$got" "$3"
 	check "$2 keeps the value" "$(hex "$1")" "$before"
 }
 
 mode_of() {
 	ls -ld "$1" | cut -c1-10
-}
-
-# A string of N copies of C.
-repeat() {
-	i=0
-	out=
-	while [ "$i" -lt "$1" ]; do
-		out="$out$2"
-		i=$((i + 1))
-	done
-	echo "$out"
 }
 
 LONG_NUMBER=$(repeat 200 1)
@@ -165,27 +103,27 @@ run_platform_sample() {
 
 	check "compatible: content" "$(cat "$d/compatible")" '"sample-debugfs"'
 	# Root may open a 0400 file for writing; the write itself must fail.
-	got=$(write_errno "$d/compatible" 'x')
+	got=$(write_at "$d/compatible" 0 'x')
 	check "compatible: write refused" "$([ "$got" != OK ] && echo refused)" refused
 	check "compatible: unchanged" "$(cat "$d/compatible")" '"sample-debugfs"'
 
 	check "counter: initial" "$(cat "$d/counter")" 91
-	write_errno "$d/counter" '5' >/dev/null
+	write_at "$d/counter" 0 '5' >/dev/null
 	check "counter: decimal" "$(cat "$d/counter")" 5
-	write_errno "$d/counter" '0x10' >/dev/null
+	write_at "$d/counter" 0 '0x10' >/dev/null
 	check "counter: hex" "$(cat "$d/counter")" 16
-	write_errno "$d/counter" '010' >/dev/null
+	write_at "$d/counter" 0 '010' >/dev/null
 	check "counter: octal" "$(cat "$d/counter")" 8
 	echo 7 >"$d/counter"
 	check "counter: echo with newline" "$(cat "$d/counter")" 7
-	write_errno "$d/counter" '18446744073709551615' >/dev/null
+	write_at "$d/counter" 0 '18446744073709551615' >/dev/null
 	check "counter: largest usize" "$(cat "$d/counter")" 18446744073709551615
-	write_errno "$d/counter" '+3' >/dev/null
+	write_at "$d/counter" 0 '+3' >/dev/null
 	check "counter: plus sign" "$(cat "$d/counter")" 3
 	bad_unsigned_writes "$d/counter" counter
 
 	check "pair: initial" "$(cat "$d/pair")" "10 42"
-	check "pair: valid write" "$(write_errno "$d/pair" '3 4\n')" OK
+	check "pair: valid write" "$(write_at "$d/pair" 0 '3 4\n')" OK
 	check "pair: read back" "$(cat "$d/pair")" "3 4"
 	bad_write "$d/pair" "pair: empty line" EINVAL '\n'
 	bad_write "$d/pair" "pair: one number" EINVAL '3'
@@ -203,9 +141,9 @@ run_platform_sample() {
 	check "array_blob: read at offset 1" "$(hex "$d/array_blob" 1)" 020304
 	check "array_blob: read at end" "$(hex "$d/array_blob" 4)" ""
 	check "array_blob: read past end" "$(hex "$d/array_blob" 100)" ""
-	check "array_blob: write at offset 2" "$(write_at_errno "$d/array_blob" 2 '\377')" OK
+	check "array_blob: write at offset 2" "$(write_at "$d/array_blob" 2 '\377')" OK
 	check "array_blob: read back" "$(hex "$d/array_blob")" 0102ff04
-	check "array_blob: whole write" "$(write_errno "$d/array_blob" '\252\273\314\335')" OK
+	check "array_blob: whole write" "$(write_at "$d/array_blob" 0 '\252\273\314\335')" OK
 	check "array_blob: read back whole" "$(hex "$d/array_blob")" aabbccdd
 	bad_write "$d/array_blob" "array_blob: 5 bytes into 4" EFBIG 'abcde'
 	bad_write_at "$d/array_blob" "array_blob: write at end" EFBIG 4 'x'
@@ -230,35 +168,35 @@ run_scoped_sample() {
 	check "control/remove: mode" "$(mode_of "$d/control/remove")" "--w-------"
 	check "dynamic: is a directory" "$(mode_of "$d/dynamic")" "drwxr-xr-x"
 
-	check "create a" "$(write_errno "$d/control/create" 'a 1 2 3\n')" OK
-	check "create b" "$(write_errno "$d/control/create" 'b 10')" OK
-	check "create c" "$(write_errno "$d/control/create" 'c 7 8')" OK
+	check "create a" "$(write_at "$d/control/create" 0 'a 1 2 3\n')" OK
+	check "create b" "$(write_at "$d/control/create" 0 'b 10')" OK
+	check "create c" "$(write_at "$d/control/create" 0 'c 7 8')" OK
 	check "a: files" "$(ls "$d/dynamic/a" | tr '\n' ' ')" "0 1 2 blob "
 	check "a/1: mode" "$(mode_of "$d/dynamic/a/1")" "-rw-------"
 	check "a/blob: mode" "$(mode_of "$d/dynamic/a/blob")" "-rw-------"
 	check "a: numbers" \
 		"$(cat "$d/dynamic/a/0" "$d/dynamic/a/1" "$d/dynamic/a/2" | tr '\n' ' ')" "1 2 3 "
 	check "a/blob: numbers as le32" "$(hex "$d/dynamic/a/blob")" 010000000200000003000000
-	check "b/0: write" "$(write_errno "$d/dynamic/b/0" '0x2a')" OK
+	check "b/0: write" "$(write_at "$d/dynamic/b/0" 0 '0x2a')" OK
 	check "b/0: read back" "$(cat "$d/dynamic/b/0")" 42
 	bad_write "$d/dynamic/b/0" "b/0: u32 overflow" ERANGE '4294967296'
 	bad_write "$d/dynamic/b/0" "b/0: not a number" EINVAL 'x'
-	check "b/blob: write at offset 1" "$(write_at_errno "$d/dynamic/b/blob" 1 '\001')" OK
+	check "b/blob: write at offset 1" "$(write_at "$d/dynamic/b/blob" 1 '\001')" OK
 	check "b/blob: read back" "$(hex "$d/dynamic/b/blob")" 0a010000
 	bad_write_at "$d/dynamic/b/blob" "b/blob: write past end" EFBIG 4 'x'
 
-	check "create: existing name" "$(write_errno "$d/control/create" 'a 5')" EEXIST
-	check "create: empty line" "$(write_errno "$d/control/create" '\n')" EINVAL
-	check "create: bad number" "$(write_errno "$d/control/create" 'x y')" EINVAL
-	check "create: slash in name" "$(write_errno "$d/control/create" 'd/e 1')" EINVAL
-	check "create: non-UTF-8" "$(write_errno "$d/control/create" '\377 1')" EINVAL
-	check "create: too long" "$(write_errno "$d/control/create" "n $(repeat 200 '1 ')")" EINVAL
-	check "remove: unknown name" "$(write_errno "$d/control/remove" 'zz')" ENOENT
+	check "create: existing name" "$(write_at "$d/control/create" 0 'a 5')" EEXIST
+	check "create: empty line" "$(write_at "$d/control/create" 0 '\n')" EINVAL
+	check "create: bad number" "$(write_at "$d/control/create" 0 'x y')" EINVAL
+	check "create: slash in name" "$(write_at "$d/control/create" 0 'd/e 1')" EINVAL
+	check "create: non-UTF-8" "$(write_at "$d/control/create" 0 '\377 1')" EINVAL
+	check "create: too long" "$(write_at "$d/control/create" 0 "n $(repeat 200 '1 ')")" EINVAL
+	check "remove: unknown name" "$(write_at "$d/control/remove" 0 'zz')" ENOENT
 	check "no stray directories" "$(ls "$d/dynamic" | tr '\n' ' ')" "a b c "
 
 	# Hold files of "a" open for reading and writing while it is removed.
 	exec 3<"$d/dynamic/a/0" 4>"$d/dynamic/a/1"
-	check "remove a while open" "$(write_errno "$d/control/remove" 'a')" OK
+	check "remove a while open" "$(write_at "$d/control/remove" 0 'a')" OK
 	check "a: gone" "$([ -e "$d/dynamic/a" ] || echo gone)" gone
 	err=$(cat <&3 2>&1 >/dev/null)
 	check "open a/0 after remove: read gives EIO" "$(errno_of "${err##*: }")" EIO
@@ -267,8 +205,8 @@ run_scoped_sample() {
 	exec 3<&- 4>&-
 	ktap_test_pass "closing removed files is harmless"
 
-	check "remove b" "$(write_errno "$d/control/remove" 'b')" OK
-	check "remove c" "$(write_errno "$d/control/remove" 'c\n')" OK
+	check "remove b" "$(write_at "$d/control/remove" 0 'b')" OK
+	check "remove c" "$(write_at "$d/control/remove" 0 'c\n')" OK
 	check "dynamic: empty" "$(ls "$d/dynamic" | wc -l)" 0
 	check "rust_debugfs_scoped: module unloads" "$(rmmod rust_debugfs_scoped && echo yes)" yes
 	check "rust_debugfs_scoped: directory gone" "$([ -e "$d" ] || echo gone)" gone

@@ -107,15 +107,20 @@ struct Files {
     _dir: Dir,
 }
 
-/// `callback_rw` and `callback_wo` take "set N" (decimal) and nothing else.
-fn write_set(value: &Atomic<u32>, reader: &mut UserSliceReader) -> Result {
-    let mut buf = [0u8; 16];
+/// Reads one short write of UTF-8 text into `buf`; longer input is refused with `EINVAL`.
+fn read_text<'a>(reader: &mut UserSliceReader, buf: &'a mut [u8]) -> Result<&'a str> {
     let len = reader.len();
     if len > buf.len() {
         return Err(EINVAL);
     }
     reader.read_slice(&mut buf[..len])?;
-    let text = core::str::from_utf8(&buf[..len]).map_err(|_| EINVAL)?;
+    core::str::from_utf8(&buf[..len]).map_err(|_| EINVAL)
+}
+
+/// `callback_rw` and `callback_wo` take "set N" (decimal) and nothing else.
+fn write_set(value: &Atomic<u32>, reader: &mut UserSliceReader) -> Result {
+    let mut buf = [0u8; 16];
+    let text = read_text(reader, &mut buf)?;
     let text = text.strip_suffix('\n').unwrap_or(text);
     let number = text.strip_prefix("set ").ok_or(EINVAL)?;
     value.store(number.parse().map_err(|_| EINVAL)?, Relaxed);
@@ -249,13 +254,10 @@ const CHURN_MAX: u64 = 100_000;
 
 fn write_churn(control: &Control, reader: &mut UserSliceReader) -> Result {
     let mut buf = [0u8; 16];
-    let len = reader.len();
-    if len > buf.len() {
-        return Err(EINVAL);
-    }
-    reader.read_slice(&mut buf[..len])?;
-    let text = core::str::from_utf8(&buf[..len]).map_err(|_| EINVAL)?;
-    let count: u64 = text.trim().parse().map_err(|_| EINVAL)?;
+    let count: u64 = read_text(reader, &mut buf)?
+        .trim()
+        .parse()
+        .map_err(|_| EINVAL)?;
     if count > CHURN_MAX {
         return Err(EINVAL);
     }

@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers shared by the kernel::debugfs selftests; sourced after
+# ../kselftest/ktap_helpers.sh, with TMP set to a scratch directory.
+
+# errno_of MESSAGE: the errno name for a glibc strerror text at the end of
+# MESSAGE ("sh: write error: Invalid argument" -> EINVAL); OK if empty.
+errno_of() {
+	case "$1" in
+	"") echo OK ;;
+	*"Invalid argument") echo EINVAL ;;
+	*"Numerical result out of range") echo ERANGE ;;
+	*"File too large") echo EFBIG ;;
+	*"File exists") echo EEXIST ;;
+	*"No such file or directory") echo ENOENT ;;
+	*"Input/output error") echo EIO ;;
+	*"Bad address") echo EFAULT ;;
+	*"Permission denied") echo EACCES ;;
+	*"Cannot allocate memory") echo ENOMEM ;;
+	*"Resource temporarily unavailable") echo EAGAIN ;;
+	*"Device or resource busy") echo EBUSY ;;
+	*) echo "UNKNOWN($1)" ;;
+	esac
+}
+
+# write_at FILE OFFSET FORMAT: one write(2) of printf FORMAT at byte OFFSET;
+# prints OK or the errno name.
+write_at() {
+	# shellcheck disable=SC2059 # FORMAT is a printf format on purpose.
+	printf "$3" >"$TMP/in"
+	err=$(dd if="$TMP/in" of="$1" bs=65536 seek="$2" oflag=seek_bytes conv=notrunc \
+		2>&1 >/dev/null | grep -v 'records\|bytes\|copied')
+	errno_of "${err##*: }"
+}
+
+# hex FILE [SKIP [COUNT]]: the bytes of FILE from SKIP on, as one hex string.
+hex() {
+	dd if="$1" bs=1 skip="${2:-0}" ${3:+count=$3} 2>/dev/null | od -An -v -tx1 | tr -d ' \n'
+}
+
+# check DESCRIPTION ACTUAL EXPECTED: one KTAP case.
+check() {
+	if [ "$2" = "$3" ]; then
+		ktap_test_pass "$1"
+	else
+		ktap_print_msg "$(printf "%s: expected '%.60s', got '%.60s'" "$1" "$3" "$2")"
+		ktap_test_fail "$1"
+	fi
+}
+
+# repeat N STRING: STRING N times.
+repeat() {
+	i=0
+	out=
+	while [ "$i" -lt "$1" ]; do
+		out="$out$2"
+		i=$((i + 1))
+	done
+	echo "$out"
+}
