@@ -12,7 +12,7 @@
 //!
 //! The adapters are `#[repr(transparent)]` over the data, so a `&T` can be handed to DebugFS as
 //! if it were a `&FormatAdapter<T, F>`, and the [`FileOps`] of the adapter type can serve files
-//! whose `i_private` points at a plain `T` (see `FileOps::adapt`). The rest of the module only
+//! whose `i_private` points at a plain `T` (see [`adapt`]). The rest of the module only
 //! sees the resulting tables: [`read_only`], [`read_write`] and [`write_only`].
 
 use super::{
@@ -42,17 +42,15 @@ unsafe trait Adapter {
     type Inner;
 }
 
-impl<A: Adapter> FileOps<A> {
-    /// Reuses the table of the adapter type for files whose data is the wrapped type.
-    ///
-    /// The callbacks of `FileOps<A>` read `i_private` as a `*const A`; by the [`Adapter`]
-    /// contract that is the same pointer as a `*const A::Inner` to the same data.
-    const fn adapt(&'static self) -> &'static FileOps<A::Inner> {
-        // SAFETY: `FileOps<T>` is the same struct for every `T` (`T` only appears in a
-        // `PhantomData`), so the cast keeps size, alignment and validity. The callbacks stay
-        // sound: a pointer to a live `A::Inner` is a pointer to a live `A` (`Adapter` contract).
-        unsafe { &*core::ptr::from_ref(self).cast::<FileOps<A::Inner>>() }
-    }
+/// Reuses the table of the adapter type `A` for files whose data is the wrapped type.
+///
+/// The callbacks of `FileOps<A>` read `i_private` as a `*const A`; by the [`Adapter`] contract
+/// that is the same pointer as a `*const A::Inner` to the same data.
+const fn adapt<A: Adapter>(file_ops: &'static FileOps<A>) -> &'static FileOps<A::Inner> {
+    // SAFETY: `FileOps<T>` is the same struct for every `T` (`T` only appears in a
+    // `PhantomData`), so the cast keeps size, alignment and validity. The callbacks stay sound: a
+    // pointer to a live `A::Inner` is a pointer to a live `A` (`Adapter` contract).
+    unsafe { &*core::ptr::from_ref(file_ops).cast::<FileOps<A::Inner>>() }
 }
 
 /// Data of a callback file that is rendered by the closure type `F`.
@@ -158,7 +156,7 @@ where
     F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Sync + Copy + 'static,
 {
     const { assert_zero_sized::<F>() };
-    FileOps::<FormatAdapter<T, F>>::READ_ONLY.adapt()
+    adapt(&FileOps::<FormatAdapter<T, F>>::READ_ONLY)
 }
 
 /// The table of read-write files showing a `T` through `F` and updating it through `W`.
@@ -170,9 +168,7 @@ where
 {
     const { assert_zero_sized::<F>() };
     const { assert_zero_sized::<W>() };
-    FileOps::<WritableAdapter<FormatAdapter<T, F>, W>>::READ_WRITE
-        .adapt()
-        .adapt()
+    adapt(adapt(&FileOps::<WritableAdapter<FormatAdapter<T, F>, W>>::READ_WRITE))
 }
 
 /// The table of write-only files updating a `T` through `W`.
@@ -182,9 +178,7 @@ where
     W: Fn(&T, &mut UserSliceReader) -> Result + Sync + Copy + 'static,
 {
     const { assert_zero_sized::<W>() };
-    FileOps::<WritableAdapter<NoWriter<T>, W>>::WRITE_ONLY
-        .adapt()
-        .adapt()
+    adapt(adapt(&FileOps::<WritableAdapter<NoWriter<T>, W>>::WRITE_ONLY))
 }
 
 /// Returns a reference to the value of the zero-sized type `F`.
