@@ -66,14 +66,16 @@ msg "Booting '$cfg' in QEMU (TCG) to run $script (console: $console)..."
 start=$(now)
 rc=0
 # QEMU's stdin must be open (CI closes it): it gets /dev/null. KVM hangs on
-# this machine, so TCG is forced.
+# this machine, so TCG is forced. An Oops panics and a panic reboots, which
+# ends the VM at once (-no-reboot) instead of leaving a wedged guest to the
+# timeout.
 in_chroot timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
 	-accel tcg -cpu max -smp 2 -m 2G \
 	-nographic -no-reboot \
 	-kernel "/cache/build/$cfg/arch/x86/boot/bzImage" \
 	-initrd "/cache/build/$cfg/guest/initramfs.cpio" \
 	-acpitable file="/cache/build/$cfg/ssdt.aml" \
-	-append "console=ttyS0 panic=-1 rdinit=/init rdinit_script=$script $*" \
+	-append "console=ttyS0 panic=-1 oops=panic rdinit=/init rdinit_script=$script $*" \
 	</dev/null >"$console" 2>&1 || rc=$?
 elapsed=$(($(now) - start))
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
