@@ -17,7 +17,7 @@ help:
 	@echo '  chroot   - Debian trixie toolchain root (downloads packages)'
 	@echo '  source   - extract linux-source-7.3 (downloads the package once)'
 	@echo '  overlay  - lay our files into the base tree, replacing its debugfs'
-	@echo '  config   - write .config of both configurations from harness/configs'
+	@echo '  config   - write .config of every configuration in harness/configs'
 	@echo '  kernel   - build the test kernel and modules (LLVM=1 CLIPPY=1)'
 	@echo 'Tools:'
 	@echo '  fmt      - rustfmt our Rust files with the kernel rustfmt config'
@@ -46,6 +46,7 @@ overlay: source
 config: overlay
 	@bash $(H)/config.sh test
 	@bash $(H)/config.sh nodebugfs
+	@bash $(H)/config.sh debug
 
 kernel: config
 	@bash $(H)/build.sh test bzImage modules
