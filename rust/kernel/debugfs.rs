@@ -336,7 +336,7 @@ impl Dir {
         T: Send + Sync + 'static,
         F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync + Copy,
     {
-        self.create_file(name, data, callback_adapters::read_only::<T, F>())
+        self.create_file(name, data, callback_adapters::read_only(_f))
     }
 
     /// Creates a read-write file that shows `data` through `F` and updates it through `W`.
@@ -381,7 +381,7 @@ impl Dir {
         F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync + Copy,
         W: Fn(&T, &mut UserSliceReader) -> Result + Send + Sync + Copy,
     {
-        self.create_file(name, data, callback_adapters::read_write::<T, F, W>())
+        self.create_file(name, data, callback_adapters::read_write(_f, _w))
     }
 
     /// Creates a write-only file that updates `data` through the callback `W`.
@@ -416,7 +416,7 @@ impl Dir {
         T: Send + Sync + 'static,
         W: Fn(&T, &mut UserSliceReader) -> Result + Send + Sync + Copy,
     {
-        self.create_file(name, data, callback_adapters::write_only::<T, W>())
+        self.create_file(name, data, callback_adapters::write_only(_w))
     }
 
     /// Creates a read-only binary file: reading it copies out the bytes of `data`.
@@ -821,7 +821,7 @@ impl<'data, 'dir> ScopedDir<'data, 'dir> {
         T: Send + Sync + 'static,
         F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync + Copy,
     {
-        self.create_file(name, data, callback_adapters::read_only::<T, F>())
+        self.create_file(name, data, callback_adapters::read_only(_f))
     }
 
     /// Creates a read-write callback file, see [`Dir::read_write_callback_file`].
@@ -860,7 +860,7 @@ impl<'data, 'dir> ScopedDir<'data, 'dir> {
         F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync + Copy,
         W: Fn(&T, &mut UserSliceReader) -> Result + Send + Sync + Copy,
     {
-        self.create_file(name, data, callback_adapters::read_write::<T, F, W>())
+        self.create_file(name, data, callback_adapters::read_write(_f, _w))
     }
 
     /// Creates a write-only callback file, see [`Dir::write_callback_file`].
@@ -888,7 +888,7 @@ impl<'data, 'dir> ScopedDir<'data, 'dir> {
         T: Send + Sync + 'static,
         W: Fn(&T, &mut UserSliceReader) -> Result + Send + Sync + Copy,
     {
-        self.create_file(name, data, callback_adapters::write_only::<T, W>())
+        self.create_file(name, data, callback_adapters::write_only(_w))
     }
 
     /// Creates a read-only binary file, see [`Dir::read_binary_file`].

@@ -78,8 +78,8 @@ where
     F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Copy + 'static,
 {
     fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // SAFETY: A `FormatAdapter<_, F>` is only ever viewed by files created from a
-        // `&'static F`, so `F` is inhabited.
+        // SAFETY: This type is private to this module, and only the tables of `read_only` and
+        // `read_write` view data as it; both took a `&'static F`, so `F` is inhabited.
         let format = unsafe { materialize_zst::<F>() };
         format(&self.inner, f)
     }
@@ -111,8 +111,8 @@ where
     W: Fn(&D::Target, &mut UserSliceReader) -> Result + Copy + 'static,
 {
     fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result {
-        // SAFETY: A `WritableAdapter<_, W>` is only ever viewed by files created from a
-        // `&'static W`, so `W` is inhabited.
+        // SAFETY: This type is private to this module, and only the tables of `read_write` and
+        // `write_only` view data as it; both took a `&'static W`, so `W` is inhabited.
         let write = unsafe { materialize_zst::<W>() };
         write(&self.inner, reader)
     }
@@ -147,10 +147,11 @@ const fn assert_zero_sized<F>() {
 
 // The tables of the callback files, for files whose data is a plain `T`. Each one checks at
 // compile time that its callbacks are zero-sized, so a capturing closure is rejected where it is
-// passed.
+// passed. Each takes the callbacks themselves, unused: holding a `&'static F` proves that `F` is
+// inhabited, which is what makes conjuring it later sound.
 
 /// The table of read-only files showing a `T` through `F`.
-pub(crate) fn read_only<T, F>() -> &'static FileOps<T>
+pub(crate) fn read_only<T, F>(_f: &'static F) -> &'static FileOps<T>
 where
     T: Sync + 'static,
     F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Sync + Copy + 'static,
@@ -160,7 +161,7 @@ where
 }
 
 /// The table of read-write files showing a `T` through `F` and updating it through `W`.
-pub(crate) fn read_write<T, F, W>() -> &'static FileOps<T>
+pub(crate) fn read_write<T, F, W>(_f: &'static F, _w: &'static W) -> &'static FileOps<T>
 where
     T: Sync + 'static,
     F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Sync + Copy + 'static,
@@ -168,17 +169,21 @@ where
 {
     const { assert_zero_sized::<F>() };
     const { assert_zero_sized::<W>() };
-    adapt(adapt(&FileOps::<WritableAdapter<FormatAdapter<T, F>, W>>::READ_WRITE))
+    adapt(adapt(
+        &FileOps::<WritableAdapter<FormatAdapter<T, F>, W>>::READ_WRITE,
+    ))
 }
 
 /// The table of write-only files updating a `T` through `W`.
-pub(crate) fn write_only<T, W>() -> &'static FileOps<T>
+pub(crate) fn write_only<T, W>(_w: &'static W) -> &'static FileOps<T>
 where
     T: Sync + 'static,
     W: Fn(&T, &mut UserSliceReader) -> Result + Sync + Copy + 'static,
 {
     const { assert_zero_sized::<W>() };
-    adapt(adapt(&FileOps::<WritableAdapter<NoWriter<T>, W>>::WRITE_ONLY))
+    adapt(adapt(
+        &FileOps::<WritableAdapter<NoWriter<T>, W>>::WRITE_ONLY,
+    ))
 }
 
 /// Returns a reference to the value of the zero-sized type `F`.
