@@ -86,6 +86,35 @@ bad_unsigned_writes() {
 	bad_write_at "$f" "$n: write at offset 2" EINVAL 2 '7'
 }
 
+# Malformed writes every binary file of SIZE bytes must refuse whole: they do
+# not fit at their offset.
+bad_binary_writes() {
+	f=$1
+	n=$2
+	size=$3
+	bad_write "$f" "$n: one byte too many" EFBIG "$(repeat $((size + 1)) x)"
+	bad_write_at "$f" "$n: full size at offset 1" EFBIG 1 "$(repeat "$size" y)"
+	bad_write_at "$f" "$n: two bytes at the last" EFBIG $((size - 1)) 'ab'
+	bad_write_at "$f" "$n: three bytes at two before the end" EFBIG $((size - 2)) 'abc'
+	for offset in "$size" $((size + 1)) 100000 4294967296 1099511627776; do
+		bad_write_at "$f" "$n: one byte at $offset" EFBIG "$offset" 'z'
+	done
+	bad_write_at "$f" "$n: NUL bytes past the end" EFBIG "$size" '\000\000'
+	bad_write_at "$f" "$n: non-UTF-8 past the end" EFBIG "$size" '\377'
+}
+
+# Malformed writes to a write-only control file of the scoped sample; the
+# devices under dynamic/ must stay as they were.
+bad_control() {
+	f=$1
+	n=$2
+	errno=$3
+	format=$4
+	before=$(ls "$d/dynamic" | tr '\n' ' ')
+	check "$n gives $errno" "$(write_at "$f" 0 "$format")" "$errno"
+	check "$n keeps dynamic/" "$(ls "$d/dynamic" | tr '\n' ' ')" "$before"
+}
+
 run_platform_sample() {
 	d=$DEBUGFS/sample_debugfs
 	if ! [ -d /sys/bus/acpi/devices/LNUXBEEF:00 ]; then
@@ -145,8 +174,7 @@ run_platform_sample() {
 	check "array_blob: read back" "$(hex "$d/array_blob")" 0102ff04
 	check "array_blob: whole write" "$(write_at "$d/array_blob" 0 '\252\273\314\335')" OK
 	check "array_blob: read back whole" "$(hex "$d/array_blob")" aabbccdd
-	bad_write "$d/array_blob" "array_blob: 5 bytes into 4" EFBIG 'abcde'
-	bad_write_at "$d/array_blob" "array_blob: write at end" EFBIG 4 'x'
+	bad_binary_writes "$d/array_blob" array_blob 4
 
 	check "vector_blob: size" "$(dd if="$d/vector_blob" bs=4096 2>/dev/null | wc -c)" 4096
 	check "vector_blob: all 0x42" "$(hex "$d/vector_blob" | tr -d 4 | tr -d 2)" ""
@@ -155,7 +183,7 @@ run_platform_sample() {
 	check "vector_blob: page round trip" "$(cmp "$TMP/page" "$d/vector_blob" && echo same)" same
 	check "vector_blob: read at offset 4000" \
 		"$(hex "$d/vector_blob" 4000)" "$(hex "$TMP/page" 4000)"
-	bad_write_at "$d/vector_blob" "vector_blob: 2 bytes at 4095" EFBIG 4095 'ab'
+	bad_binary_writes "$d/vector_blob" vector_blob 4096
 
 	check "rust_debugfs: module unloads" "$(rmmod rust_debugfs && echo yes)" yes
 	check "rust_debugfs: directory gone" "$([ -e "$d" ] || echo gone)" gone
@@ -180,18 +208,34 @@ run_scoped_sample() {
 	check "b/0: write" "$(write_at "$d/dynamic/b/0" 0 '0x2a')" OK
 	check "b/0: read back" "$(cat "$d/dynamic/b/0")" 42
 	bad_write "$d/dynamic/b/0" "b/0: u32 overflow" ERANGE '4294967296'
-	bad_write "$d/dynamic/b/0" "b/0: not a number" EINVAL 'x'
+	bad_unsigned_writes "$d/dynamic/b/0" b/0
 	check "b/blob: write at offset 1" "$(write_at "$d/dynamic/b/blob" 1 '\001')" OK
 	check "b/blob: read back" "$(hex "$d/dynamic/b/blob")" 0a010000
-	bad_write_at "$d/dynamic/b/blob" "b/blob: write past end" EFBIG 4 'x'
+	bad_binary_writes "$d/dynamic/b/blob" b/blob 4
 
-	check "create: existing name" "$(write_at "$d/control/create" 0 'a 5')" EEXIST
-	check "create: empty line" "$(write_at "$d/control/create" 0 '\n')" EINVAL
-	check "create: bad number" "$(write_at "$d/control/create" 0 'x y')" EINVAL
-	check "create: slash in name" "$(write_at "$d/control/create" 0 'd/e 1')" EINVAL
-	check "create: non-UTF-8" "$(write_at "$d/control/create" 0 '\377 1')" EINVAL
-	check "create: too long" "$(write_at "$d/control/create" 0 "n $(repeat 200 '1 ')")" EINVAL
-	check "remove: unknown name" "$(write_at "$d/control/remove" 0 'zz')" ENOENT
+	c=$d/control/create
+	bad_control "$c" "create: existing name" EEXIST 'a 5'
+	bad_control "$c" "create: empty line" EINVAL '\n'
+	bad_control "$c" "create: bad number" EINVAL 'x y'
+	bad_control "$c" "create: slash in name" EINVAL 'd/e 1'
+	bad_control "$c" "create: non-UTF-8" EINVAL '\377 1'
+	bad_control "$c" "create: too long" EINVAL "n $(repeat 200 '1 ')"
+	bad_control "$c" "create: negative number" EINVAL 'n -1'
+	bad_control "$c" "create: u32 overflow" EINVAL 'n 4294967296'
+	bad_control "$c" "create: hex is not decimal" EINVAL 'n 0x10'
+	bad_control "$c" "create: fraction" EINVAL 'n 1.5'
+	bad_control "$c" "create: NUL in the name" EINVAL 'n\000 1'
+	r=$d/control/remove
+	bad_control "$r" "remove: unknown name" ENOENT 'zz'
+	bad_control "$r" "remove: empty line" ENOENT '\n'
+	bad_control "$r" "remove: name with a NUL" ENOENT 'a\000'
+	bad_control "$r" "remove: non-UTF-8" EINVAL '\377'
+	bad_control "$r" "remove: too long" EINVAL "$(repeat 300 x)"
+	bad_control "$r" "remove: prefix of a name" ENOENT 'aa'
+	bad_control "$r" "remove: upper case" ENOENT 'A'
+	bad_control "$r" "remove: path" ENOENT 'dynamic/a'
+	bad_control "$r" "remove: name with a slash" ENOENT 'a/'
+	bad_control "$r" "remove: NUL only" ENOENT '\000'
 	check "no stray directories" "$(ls "$d/dynamic" | tr '\n' ' ')" "a b c "
 
 	# Hold files of "a" open for reading and writing while it is removed.
