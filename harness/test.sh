@@ -213,7 +213,9 @@ boot_and_count() {
 stage boot
 if [ "$kernel_ok" = yes ]; then
 	# The long phases of the hostile test run in full on the debug kernel.
-	KUNIT=yes boot_and_count test "test kernel" "$LOGS/test-console.log" DURATION=5 CHURN=300
+	# The benchmark smoke test needs allocation profiling switchable.
+	KUNIT=yes boot_and_count test "test kernel" "$LOGS/test-console.log" \
+		sysctl.vm.mem_profiling=0 DURATION=5 CHURN=300
 	# DebugFS disabled at boot: the modules must load and unload as no-ops.
 	boot_and_count test "test kernel, debugfs=off" "$LOGS/debugfs-off-console.log" \
 		debugfs=off kunit.enable=0

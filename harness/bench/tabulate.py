@@ -18,7 +18,7 @@ def main():
         if len(parts) >= 4 and parts[0] == "BENCH":
             runs[parts[1]][parts[2]].append([int(float(x)) for x in parts[3:]])
 
-    rows = []  # (group, metric, unit, rust, c, spread)
+    rows = []  # (group, metric, unit, rust, c, note[, ratio])
 
     def med(values):
         return statistics.median(values)
@@ -36,13 +36,18 @@ def main():
             rows.append(("latency", metric, "ns/op", med([x[0] for x in r]), None,
                          "C integer files are not seekable"))
             continue
+        # Each round measures Rust and then C back to back, so the ratio is
+        # taken round by round, where the state of the machine is most alike.
+        ratio = med([a[0] / b[0] for a, b in zip(r, c)])
         rows.append(("latency", metric, "ns/op", med([x[0] for x in r]),
-                     med([x[0] for x in c]), spread))
+                     med([x[0] for x in c]), spread, ratio))
 
-    for metric in ("alloc_text", "alloc_callback", "alloc_binary", "alloc_scoped"):
+    for metric, unit in (("alloc_text", "file"), ("alloc_callback", "file"),
+                         ("alloc_binary", "file"), ("alloc_scoped", "file"),
+                         ("open_u64", "open"), ("open_show", "open")):
         per_file = {}
         for variant in ("rust", "c"):
-            # The first round warms the slab caches up; it is left out.
+            # The first round warms caches up; it is left out.
             samples = runs[metric][variant][1:] or runs[metric][variant]
             if samples:
                 n = samples[0][0]
@@ -51,9 +56,9 @@ def main():
                 per_file[variant] = (objs, size)
         if "rust" in per_file:
             c = per_file.get("c", (None, None))
-            rows.append(("memory", metric + " objects", "slab objs/file",
+            rows.append(("memory", metric + " objects", "allocs/" + unit,
                          per_file["rust"][0], c[0], ""))
-            rows.append(("memory", metric + " bytes", "slab B/file",
+            rows.append(("memory", metric + " bytes", "bytes/" + unit,
                          per_file["rust"][1], c[1], ""))
 
     churns = sorted((m for m in runs if m.startswith("churn_")), key=lambda m: int(m[6:]))
@@ -72,10 +77,10 @@ def main():
         f.write("group,metric,unit,rust,c,ratio\n")
         print("%-8s %-38s %-14s %10s %10s %7s" % ("group", "metric", "unit", "Rust", "C",
                                                   "Rust/C"))
-        for group, metric, unit, r, c, note in rows:
-            ratio = "%.2f" % (r / c) if c else "-"
+        for group, metric, unit, r, c, note, *paired in rows:
+            ratio = "%.2f" % (paired[0] if paired else r / c) if c else "-"
             c_text = "%.0f" % c if c is not None else "-"
-            if unit.endswith("/file") and r < 100:
+            if unit.startswith(("allocs/", "bytes/")) and r < 100:
                 c_text = "%.2f" % c if c is not None else "-"
                 r_text = "%.2f" % r
             else:

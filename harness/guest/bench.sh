@@ -12,9 +12,10 @@ C=/sys/kernel/debug/debugfs_bench_c
 B=/bench/dfsbench
 ITER=${ITER:-2000}
 BATCHES=${BATCHES:-21}
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-7}
 
-# pair METRIC RUST_ARGS -- C_ARGS: alternate the two, ROUNDS times each.
+# pair METRIC RUST_ARGS -- C_ARGS: alternate the two, ROUNDS times each,
+# and which one goes first, so that neither always runs on a warmer cache.
 pair() {
 	metric=$1
 	shift
@@ -26,9 +27,15 @@ pair() {
 	shift
 	round=0
 	while [ "$round" -lt "$ROUNDS" ]; do
-		# shellcheck disable=SC2086 # argument lists.
-		echo "BENCH $metric rust $($B $rust)"
-		echo "BENCH $metric c $($B "$@")"
+		if [ $((round % 2)) = 0 ]; then
+			# shellcheck disable=SC2086 # argument lists.
+			echo "BENCH $metric rust $($B $rust)"
+			echo "BENCH $metric c $($B "$@")"
+		else
+			echo "BENCH $metric c $($B "$@")"
+			# shellcheck disable=SC2086 # argument lists.
+			echo "BENCH $metric rust $($B $rust)"
+		fi
 		round=$((round + 1))
 	done
 }
@@ -43,9 +50,12 @@ pair pread_show pread $R/callback 64 $ITER $BATCHES -- pread $C/show 64 $ITER $B
 pair pread_blob_4k pread $R/blob4k 4096 $ITER $BATCHES -- pread $C/blob4k 4096 $ITER $BATCHES
 pair pread_blob_1m pread $R/blob1m 1048576 20 $BATCHES -- pread $C/blob1m 1048576 20 $BATCHES
 
-# Slab objects and bytes before and after holding N files.
-slab() {
-	awk 'NR > 2 { objs += $2; bytes += $2 * $4 } END { print objs, bytes }' /proc/slabinfo
+# Live allocations and their bytes, summed over all allocation sites of
+# /proc/allocinfo: exact, unlike slab statistics, which count whole per-CPU
+# slabs as in use. Profiling is on for this phase only.
+echo 1 >/proc/sys/vm/mem_profiling || exit 1
+live() {
+	awk '$1 ~ /^[0-9]+$/ { bytes += $1; calls += $2 } END { print calls, bytes }' /proc/allocinfo
 }
 N=${N:-1000}
 alloc() {
@@ -54,9 +64,9 @@ alloc() {
 	control=$3
 	kind=$4
 	echo release >"$control"
-	before=$(slab)
+	before=$(live)
 	echo "hold $kind $N" >"$control"
-	after=$(slab)
+	after=$(live)
 	echo release >"$control"
 	echo "BENCH $metric $variant $N $before $after"
 }
@@ -68,6 +78,15 @@ for round in $(seq "$ROUNDS"); do
 	alloc alloc_binary rust $R/bench/control binary
 	alloc alloc_binary c $C/control blob
 	alloc alloc_scoped rust $R/bench/control scoped
+done
+
+# Allocations made by holding N descriptors of one file open, each read
+# once: what an open descriptor costs, its struct file included.
+for round in $(seq "$ROUNDS"); do
+	echo "BENCH open_u64 rust $($B hold $R/u64 "$N")"
+	echo "BENCH open_u64 c $($B hold $C/u64 "$N")"
+	echo "BENCH open_show rust $($B hold $R/callback "$N")"
+	echo "BENCH open_show c $($B hold $C/show "$N")"
 done
 
 for n in ${SIZES:-10 100 1000 10000}; do
