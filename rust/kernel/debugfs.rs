@@ -111,6 +111,7 @@ use core::{
 mod callback_adapters;
 mod entry;
 mod file_ops;
+mod text_read;
 mod traits;
 
 use entry::Entry;

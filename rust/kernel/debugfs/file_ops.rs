@@ -21,10 +21,9 @@
 //! while one of its files is open, just like a C module that sets `owner`, and closing a file
 //! never runs code or reads a table that is gone. Built-in users need no reference: their tables
 //! are in the kernel image, which is never unloaded.
-//!
-//! C header: [`include/linux/seq_file.h`](srctree/include/linux/seq_file.h)
 
 use super::{
+    text_read,
     BinaryReader,
     BinaryWriter,
     Reader,
@@ -48,7 +47,6 @@ const READABLE: bindings::umode_t = bindings::S_IRUSR as bindings::umode_t;
 /// Mode bit of files that can be written: by the owner (root) only.
 const WRITABLE: bindings::umode_t = bindings::S_IWUSR as bindings::umode_t;
 
-type OpenFn = unsafe extern "C" fn(*mut bindings::inode, *mut bindings::file) -> c_int;
 type ReadFn = unsafe extern "C" fn(*mut bindings::file, *mut c_char, usize, *mut Offset) -> isize;
 type WriteFn =
     unsafe extern "C" fn(*mut bindings::file, *const c_char, usize, *mut Offset) -> isize;
@@ -68,39 +66,33 @@ pub(crate) struct FileOps<T> {
 impl<T> FileOps<T> {
     /// Builds the table of a text file.
     ///
-    /// With `open`, the file is readable: `open` must set up a `seq_file` (`single_open`) that
-    /// renders the value, and reads, seeks and release are `seq_file`'s. With `write`, the file
-    /// is writable, and each `write(2)` hands its bytes to `write`.
+    /// With `read`, the file is readable: `read` must render the value with [`text_read::read`],
+    /// whose state [`text_read::release`] frees at close. With `write`, the
+    /// file is writable, and each `write(2)` hands its bytes to `write`.
     ///
     /// # Safety
     ///
-    /// `open` and `write` must be sound to call on a file whose `i_private` points at a `T` that
+    /// `read` and `write` must be sound to call on a file whose `i_private` points at a `T` that
     /// stays valid until the file's dentry is removed.
-    const unsafe fn text(open: Option<OpenFn>, write: Option<WriteFn>) -> Self {
-        let operations = if open.is_some() {
-            bindings::file_operations {
-                open,
-                read: Some(bindings::seq_read),
-                write,
-                llseek: Some(bindings::seq_lseek),
-                release: Some(bindings::single_release),
-                // SAFETY: All-zero is valid for `file_operations`: its fields are integers, raw
-                // pointers and `Option`s of function pointers.
-                ..unsafe { core::mem::zeroed() }
-            }
-        } else {
-            bindings::file_operations {
-                write,
-                // A real seek, so that a write after `lseek()` (say `dd seek=2`) reaches
-                // `write` at that offset and is refused, instead of silently landing at 0.
-                llseek: Some(bindings::default_llseek),
-                // SAFETY: As above.
-                ..unsafe { core::mem::zeroed() }
-            }
+    const unsafe fn text(read: Option<ReadFn>, write: Option<WriteFn>) -> Self {
+        let operations = bindings::file_operations {
+            read,
+            write,
+            // A real seek, so that a write after `lseek()` (say `dd seek=2`) reaches `write` at
+            // that offset and is refused, instead of silently landing at 0.
+            llseek: Some(bindings::default_llseek),
+            release: if read.is_some() {
+                Some(text_read::release)
+            } else {
+                None
+            },
+            // SAFETY: All-zero is valid for `file_operations`: its fields are integers, raw
+            // pointers and `Option`s of function pointers.
+            ..unsafe { core::mem::zeroed() }
         };
-        // INVARIANT: The `seq_file` callbacks only touch the `seq_file` set up by `open`; `open`
-        // and `write` are sound by the caller's guarantee.
-        Self::with_mode(operations, open.is_some(), write.is_some())
+        // INVARIANT: `default_llseek` only touches the file offset and `release` only the read
+        // state; `read` and `write` are sound by the caller's guarantee.
+        Self::with_mode(operations, read.is_some(), write.is_some())
     }
 
     /// Builds the table of a binary file: reads and writes at the file offset, with no buffering
@@ -157,8 +149,8 @@ impl<T> FileOps<T> {
 impl<T: Writer + Sync> FileOps<T> {
     /// Read-only text file rendering `T` with [`Writer`].
     pub(crate) const READ_ONLY: Self = {
-        // SAFETY: `open_text::<T>` expects `i_private` to point at a live `T`.
-        unsafe { Self::text(Some(open_text::<T>), None) }
+        // SAFETY: `read_text::<T>` expects `i_private` to point at a live `T`.
+        unsafe { Self::text(Some(read_text::<T>), None) }
     };
 }
 
@@ -174,7 +166,7 @@ impl<T: Writer + Reader + Sync> FileOps<T> {
     /// Read-write text file.
     pub(crate) const READ_WRITE: Self = {
         // SAFETY: Both callbacks expect `i_private` to point at a live `T`.
-        unsafe { Self::text(Some(open_text::<T>), Some(write_text::<T>)) }
+        unsafe { Self::text(Some(read_text::<T>), Some(write_text::<T>)) }
     };
 }
 
@@ -215,43 +207,27 @@ unsafe fn file_data<'a, T>(file: *mut bindings::file) -> &'a T {
     unsafe { &*(*(*file).f_inode).i_private.cast::<T>() }
 }
 
-/// `open` of readable text files: prepares a `seq_file` that renders the value on first read.
+/// `read` of readable text files: renders the value with [`Writer`] and copies it out.
+///
+/// A [`Writer`] error fails the `read(2)` with `EINVAL`. See [`text_read`] for what is rendered
+/// when, and what an open file keeps.
 ///
 /// # Safety
 ///
-/// Called by the VFS with valid `inode` and `file`, whose `i_private` points at a live `T`.
-unsafe extern "C" fn open_text<T: Writer + Sync>(
-    inode: *mut bindings::inode,
+/// Called by the VFS with a valid `file` whose `i_private` points at a live `T` and whose
+/// `release` is [`text_read::release`], a user buffer `buf` of `count` bytes, and a valid `ppos`
+/// that nothing else uses during the call.
+unsafe extern "C" fn read_text<T: Writer + Sync>(
     file: *mut bindings::file,
-) -> c_int {
-    // SAFETY: `inode` is valid by the function's contract.
-    let data = unsafe { (*inode).i_private };
-    // SAFETY: `file` is being opened. `single_open` stores `data` in the new `seq_file`, where
-    // `show::<T>` expects a `T` that outlives the reads, as `data` does.
-    unsafe { bindings::single_open(file, Some(show::<T>), data) }
-}
-
-/// `show` of readable text files: renders the value into the `seq_file` buffer.
-///
-/// A [`Writer`] error fails the `read(2)` with `EINVAL`. A full buffer is not an error: it makes
-/// `seq_read` retry with a buffer twice as large.
-///
-/// # Safety
-///
-/// Called by `seq_read` on a `seq_file` set up by [`open_text::<T>`].
-unsafe extern "C" fn show<T: Writer + Sync>(seq: *mut bindings::seq_file, _: *mut c_void) -> c_int {
-    // SAFETY: `open_text::<T>` stored the file's `i_private` in `private`; it is a live `T` for
-    // the duration of the read (see the module documentation).
-    let data = unsafe { &*(*seq).private.cast::<T>() };
-    let mut out = SeqBuffer {
-        seq,
-        overflowed: false,
-    };
-    match core::fmt::write(&mut out, format_args!("{}", Rendered(data))) {
-        Ok(()) => 0,
-        Err(_) if out.overflowed => 0,
-        Err(_) => EINVAL.to_errno(),
-    }
+    buf: *mut c_char,
+    count: usize,
+    ppos: *mut Offset,
+) -> isize {
+    // SAFETY: By the function's contract.
+    let data = unsafe { file_data::<T>(file) };
+    // SAFETY: By the function's contract; only `text_read` uses the `private_data` of files with
+    // this table.
+    unsafe { text_read::read(file, format_args!("{}", Rendered(data)), buf, count, ppos) }
 }
 
 /// `write` of writable text files: hands the bytes of one `write(2)` to [`Reader`].
@@ -342,24 +318,5 @@ struct Rendered<'a, T>(&'a T);
 impl<T: Writer> core::fmt::Display for Rendered<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.write(f)
-    }
-}
-
-/// The buffer of a `seq_file`, as a [`fmt::Write`] target.
-struct SeqBuffer {
-    seq: *mut bindings::seq_file,
-    overflowed: bool,
-}
-
-impl fmt::Write for SeqBuffer {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        // SAFETY: `seq` is the `seq_file` that `show` was called with, and `s` is valid for
-        // `s.len()` bytes.
-        let ret = unsafe { bindings::seq_write(self.seq, s.as_ptr().cast(), s.len()) };
-        if ret != 0 {
-            self.overflowed = true;
-            return Err(fmt::Error);
-        }
-        Ok(())
     }
 }

@@ -6,6 +6,9 @@
 #
 #   bad input     at least 60 malformed writes per writable file type, each
 #                 with its errno and the value left intact
+#   text reads    one rendering per read from offset 0, whole or in pieces,
+#                 short and longer than a read on the stack takes; Writer
+#                 errors give EINVAL and no text
 #   drop in use   files dropped while readers loop on them and one reader
 #                 is blocked inside a read: later reads give EIO
 #   unload open   a file of every kind held open: the module cannot be
@@ -243,6 +246,58 @@ cb=9"
 		"$(hex "$F/scope/sub/blob")" eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee
 }
 
+# long_ticket N: what ticket_long_ro shows when it renders ticket N.
+long_ticket() {
+	line=0
+	while [ "$line" -lt 32 ]; do
+		echo "ticket $1 line $line"
+		line=$((line + 1))
+	done
+}
+
+run_text_reads() {
+	# Every rendering of a ticket file takes the next number, so the
+	# numbers count renderings.
+	a=$(cat "$F/ticket_ro")
+	check "ticket_ro: one rendering per cat" "$(cat "$F/ticket_ro")" $((a + 1))
+	check "ticket_ro: read byte by byte sees one rendering" \
+		"$(dd if="$F/ticket_ro" bs=1 2>/dev/null)" $((a + 2))
+	check "ticket_ro: read from offset 1 renders afresh" \
+		"$(dd if="$F/ticket_ro" bs=1 skip=1 2>/dev/null)" "$(echo $((a + 3)) | cut -c2-)"
+	exec 3<"$F/ticket_ro"
+	whole=$(dd bs=64 count=1 <&3 2>/dev/null)
+	rest=$(dd bs=64 count=1 <&3 2>/dev/null)
+	exec 3<&-
+	check "ticket_ro: whole read on a held descriptor" "$whole" $((a + 4))
+	check "ticket_ro: then end of file" "$rest" ""
+	check "ticket_ro: end of file rendered nothing" "$(cat "$F/ticket_ro")" $((a + 5))
+
+	l=$(cat "$F/ticket_long_ro")
+	n=${l#ticket }
+	n=${n%% *}
+	check "ticket_long_ro: longer than 128 bytes, one rendering" \
+		"$([ ${#l} -gt 128 ] && echo yes)$l" "yes$(long_ticket "$n")"
+	check "ticket_long_ro: read in 7-byte pieces sees one rendering" \
+		"$(dd if="$F/ticket_long_ro" bs=7 2>/dev/null)" "$(long_ticket $((n + 1)))"
+	check "ticket_long_ro: read from offset 9 renders afresh" \
+		"$(dd if="$F/ticket_long_ro" bs=1 skip=9 2>/dev/null)" \
+		"$(long_ticket $((n + 2)) | tail -c +10)"
+	exec 3<"$F/ticket_long_ro"
+	whole=$(dd bs=4096 count=1 <&3 2>/dev/null)
+	rest=$(dd bs=4096 count=1 <&3 2>/dev/null)
+	exec 3<&-
+	check "ticket_long_ro: whole read, then end of file" "$whole|$rest" \
+		"$(long_ticket $((n + 3)))|"
+	check "ticket_long_ro: end of file rendered nothing" \
+		"$(head -n 1 "$F/ticket_long_ro")" "ticket $((n + 4)) line 0"
+
+	for f in failing_short failing_long; do
+		err=$(cat "$F/$f" 2>&1 >"$TMP/failing.out")
+		check "$f: Writer error gives EINVAL" "$(errno_of "${err##*: }")" EINVAL
+		check "$f: and no text" "$(wc -c <"$TMP/failing.out")" 0
+	done
+}
+
 run_drop_in_use() {
 	# One reader blocked inside a slow read, others looping, one writer.
 	cat "$F/slow_ro" >"$TMP/slow.out" 2>"$TMP/slow.err" &
@@ -424,6 +479,7 @@ run_cases() {
 	[ -e "$DEBUGFS/kmemleak" ] && echo clear >"$DEBUGFS/kmemleak"
 	check "rust_debugfs_testmod loads" "$(load rust_debugfs_testmod && echo yes)" yes
 	run_bad_input
+	run_text_reads
 	run_drop_in_use
 	run_unload_open
 	run_concurrency

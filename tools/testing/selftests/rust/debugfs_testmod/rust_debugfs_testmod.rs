@@ -12,6 +12,8 @@
 //!   files/                 every kind of file; dropped and recreated through control/
 //!     text_ro text_rw text_wo bool_rw i8_rw u8_rw mutex_rw
 //!     callback_ro callback_rw callback_wo slow_ro
+//!     ticket_ro ticket_long_ro      every rendering shows the next number
+//!     failing_short failing_long    the Writer fails after 1 or 200 bytes
 //!     binary_ro binary_rw binary_wo
 //!     scope/value scope/sub/blob
 //!   control/
@@ -60,6 +62,9 @@ module! {
 /// How long a read of `slow_ro` takes: long enough for a test to drop the file mid-read.
 const SLOW_READ: Delta = Delta::from_millis(200);
 
+/// Lines of `ticket_long_ro`: enough to make its text longer than a read on the stack takes.
+const TICKET_LINES: u64 = 32;
+
 /// Size of the binary files.
 const BLOB_LEN: usize = 16;
 
@@ -97,6 +102,14 @@ struct Files {
     #[pin]
     slow_ro: File<Atomic<u32>>,
     #[pin]
+    ticket_ro: File<Atomic<u64>>,
+    #[pin]
+    ticket_long_ro: File<Atomic<u64>>,
+    #[pin]
+    failing_short: File<usize>,
+    #[pin]
+    failing_long: File<usize>,
+    #[pin]
     binary_ro: File<[u8; BLOB_LEN]>,
     #[pin]
     binary_rw: File<Mutex<[u8; BLOB_LEN]>>,
@@ -125,6 +138,31 @@ fn write_set(value: &Atomic<u32>, reader: &mut UserSliceReader) -> Result {
     let number = text.strip_prefix("set ").ok_or(EINVAL)?;
     value.store(number.parse().map_err(|_| EINVAL)?, Relaxed);
     Ok(())
+}
+
+/// `ticket_ro`: each rendering takes a number, so a test can count renderings.
+fn show_ticket(ticket: &Atomic<u64>, f: &mut kernel::fmt::Formatter<'_>) -> kernel::fmt::Result {
+    writeln!(f, "{}", ticket.fetch_add(1, Relaxed))
+}
+
+/// `ticket_long_ro`: like `ticket_ro`, with the number on every line of a long text.
+fn show_long_ticket(
+    ticket: &Atomic<u64>,
+    f: &mut kernel::fmt::Formatter<'_>,
+) -> kernel::fmt::Result {
+    let n = ticket.fetch_add(1, Relaxed);
+    for line in 0..TICKET_LINES {
+        writeln!(f, "ticket {n} line {line}")?;
+    }
+    Ok(())
+}
+
+/// `failing_*`: writes `len` bytes, then fails, as a `Writer` whose value cannot be shown.
+fn show_failing(len: &usize, f: &mut kernel::fmt::Formatter<'_>) -> kernel::fmt::Result {
+    for _ in 0..*len {
+        f.write_str("x")?;
+    }
+    Err(kernel::fmt::Error)
 }
 
 fn populate_scope<'data>(data: &'data ScopeData, dir: &ScopedDir<'data, '_>) {
@@ -161,6 +199,14 @@ impl Files {
                 fsleep(SLOW_READ);
                 writeln!(f, "{}", v.load(Relaxed))
             }),
+            ticket_ro <- dir.read_callback_file(c"ticket_ro", Atomic::new(100), &show_ticket),
+            ticket_long_ro <- dir.read_callback_file(
+                c"ticket_long_ro",
+                Atomic::new(100),
+                &show_long_ticket,
+            ),
+            failing_short <- dir.read_callback_file(c"failing_short", 1, &show_failing),
+            failing_long <- dir.read_callback_file(c"failing_long", 200, &show_failing),
             binary_ro <- dir.read_binary_file(c"binary_ro", counting),
             binary_rw <- dir.read_write_binary_file(c"binary_rw", new_mutex!([0; BLOB_LEN])),
             binary_wo <- dir.write_binary_file(c"binary_wo", new_mutex!([0; BLOB_LEN])),
