@@ -14,7 +14,7 @@ help:
 	@echo '  test     - every test: builds, lints, KUnit doctests, selftests in QEMU'
 	@echo '  bench    - kernel::debugfs against C DebugFS in one boot: table and CSV'
 	@echo 'Stages (each runs what it needs first):'
-	@echo '  chroot   - Debian trixie toolchain root (downloads packages)'
+	@echo '  chroot   - Debian trixie toolchain roots, minimum and newest rustc (downloads)'
 	@echo '  source   - extract linux-source-7.3 (downloads the package once)'
 	@echo '  overlay  - lay our files into the base tree, replacing its debugfs'
 	@echo '  config   - write .config of every configuration in harness/configs'
@@ -36,6 +36,7 @@ bench:
 
 chroot:
 	@bash $(H)/chroot.sh
+	@TOOLCHAIN=newest bash $(H)/chroot.sh
 
 source: chroot
 	@bash $(H)/source.sh

@@ -1,38 +1,58 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the pinned toolchain: a Debian trixie root (with trixie-backports)
-# made by mmdebstrap. This is the only stage, together with source.sh, that
+# Build a toolchain root: a Debian trixie root (with trixie-backports) made
+# by mmdebstrap. This is the only stage, together with source.sh, that
 # downloads anything, and it says so. A rerun with the root in place does
 # nothing.
+#
+# The default root holds the pinned minimum toolchain and everything the
+# tests need. With TOOLCHAIN=newest, a second root holds the same build
+# tools but the newest rustc, clippy and rustfmt Debian ships
+# (trixie-backports), to check that our code builds without warnings there
+# too.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+ROOT=$(toolchain_root)
 if [ "${1:-}" = --help ]; then
-	echo "usage: $0   (creates $CHROOT)"
+	echo "usage: [TOOLCHAIN=newest] $0   (creates $ROOT)"
 	exit 0
 fi
 
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
-PACKAGES=(
-	# Rust for Linux: rustc 1.85.1 and bindgen 0.71.1 are 7.3's minimums.
-	rustc rust-src bindgen rustfmt rust-clippy
-	# LLVM=1 toolchain; trixie's clang 19 passes 7.3's libclang check.
-	clang lld llvm libclang-dev
+BUILD=(
+	# bindgen 0.71.1 is 7.3's minimum; trixie's clang 19 passes its
+	# libclang check and is the LLVM=1 toolchain.
+	bindgen clang lld llvm libclang-dev
 	# The kernel build itself.
 	make gcc libc6-dev bc flex bison libelf-dev libssl-dev cpio python3
 	kmod xz-utils git perl
-	# Guest user space, the ACPI table of the platform sample, and QEMU.
-	busybox-static acpica-tools qemu-system-x86
-	# Fetching the base tree.
-	ca-certificates
 )
+case ${TOOLCHAIN:-minimum} in
+minimum)
+	PACKAGES=(
+		"${BUILD[@]}"
+		# rustc 1.85.1 is 7.3's minimum Rust.
+		rustc rust-src rustfmt rust-clippy
+		# Guest user space, the ACPI table of the platform sample, and QEMU.
+		busybox-static acpica-tools qemu-system-x86
+		# Fetching the base tree.
+		ca-certificates
+	)
+	BACKPORTED=()
+	;;
+newest)
+	PACKAGES=("${BUILD[@]}")
+	BACKPORTED=(rustc rust-src rustfmt rust-clippy)
+	;;
+esac
 
-stamp=$CHROOT/.rust-debugfs-packages
-want=$(printf '%s\n' "${PACKAGES[@]}" | sort | tr '\n' ' ')
+stamp=$ROOT/.rust-debugfs-packages
+want="$(printf '%s\n' "${PACKAGES[@]}" | sort | tr '\n' ' ')${BACKPORTED[*]}"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
-	msg "Toolchain root is up to date ($CHROOT)."
+	msg "Toolchain root is up to date ($ROOT)."
 	exit 0
 fi
 
@@ -42,20 +62,25 @@ command -v mmdebstrap >/dev/null || {
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q mmdebstrap >/dev/null
 }
 
-msg "Creating Debian trixie root in $CHROOT (downloads from $MIRROR)..."
+msg "Creating Debian trixie root in $ROOT (downloads from $MIRROR)..."
 start=$(now)
-rm -rf "$CHROOT.new"
+rm -rf "$ROOT.new"
 include=$(IFS=,; echo "${PACKAGES[*]}")
-logged "$LOGS/chroot.log" mmdebstrap \
+hooks=()
+if [ ${#BACKPORTED[@]} -gt 0 ]; then
+	hooks=(--customize-hook="chroot \"\$1\" apt-get install -y -q -t trixie-backports ${BACKPORTED[*]}")
+fi
+logged "$LOGS/chroot-${TOOLCHAIN:-minimum}.log" mmdebstrap \
 	--variant=apt \
 	--include="$include" \
 	--skip=cleanup/apt/lists \
 	--aptopt='APT::Install-Recommends "false"' \
-	trixie "$CHROOT.new" \
+	"${hooks[@]}" \
+	trixie "$ROOT.new" \
 	"deb $MIRROR trixie main" \
 	"deb $MIRROR trixie-backports main"
-echo "$want" >"$CHROOT.new/.rust-debugfs-packages"
-rm -rf "$CHROOT"
-mv "$CHROOT.new" "$CHROOT"
+echo "$want" >"$ROOT.new/.rust-debugfs-packages"
+rm -rf "$ROOT"
+mv "$ROOT.new" "$ROOT"
 msg "Toolchain root ready in $(($(now) - start)) s:" \
 	"$(in_chroot rustc --version), $(in_chroot bindgen --version 2>&1 | head -n1)"

@@ -11,8 +11,11 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-cfg=${1:?usage: $0 CONFIG   (one of: $(ls "$REPO/harness/configs" | sed 's/\.config//' | tr '\n' ' '))}
-fragment=$REPO/harness/configs/$cfg.config
+# usage: config.sh CONFIG [FRAGMENT]: configure $CACHE/build/CONFIG from
+# harness/configs/FRAGMENT.config (default: CONFIG's own), with the toolchain
+# of TOOLCHAIN (see lib.sh).
+cfg=${1:?usage: $0 CONFIG [FRAGMENT]   (fragments: $(ls "$REPO/harness/configs" | sed 's/\.config//' | tr '\n' ' '))}
+fragment=$REPO/harness/configs/${2:-$cfg}.config
 [ -f "$fragment" ] || die "no fragment $fragment"
 
 out=$CACHE/build/$cfg

@@ -5,6 +5,7 @@
 # Everything heavy lives in one cache directory outside the repository:
 #
 #   $CACHE/chroot/        Debian trixie root with the pinned toolchain
+#   $CACHE/chroot-newest/ the same build tools with the newest Debian rustc
 #   $CACHE/dl/            downloaded base-tree package
 #   $CACHE/src/linux/     the base tree, with our files laid in
 #   $CACHE/build/<cfg>/   one O= output directory per configuration
@@ -15,7 +16,6 @@
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${DEBUGFS_CACHE:-${XDG_CACHE_HOME:-/var/cache}/rust-debugfs}
-CHROOT=$CACHE/chroot
 TREE=$CACHE/src/linux
 LOGS=$CACHE/logs
 JOBS=${JOBS:-$(nproc)}
@@ -53,15 +53,28 @@ logged() {
 	fi
 }
 
-# Run a command inside the chroot, in a private mount namespace.
+# The toolchain root in use: the kernel's minimum Rust, which everything is
+# built and tested with, or with TOOLCHAIN=newest the newest rustc Debian
+# ships, which only compiles, lints and documents our code.
+toolchain_root() {
+	case ${TOOLCHAIN:-minimum} in
+	minimum) echo "$CACHE/chroot" ;;
+	newest) echo "$CACHE/chroot-newest" ;;
+	*) die "TOOLCHAIN is 'minimum' or 'newest', not '$TOOLCHAIN'" ;;
+	esac
+}
+
+# Run a command inside the toolchain root, in a private mount namespace.
 #
 # /proc, /sys and /dev are needed by rustfmt, objtool and QEMU. Mounting
 # them inside `unshare --mount` means the kernel drops every mount when
 # the command ends, whether it succeeds, fails or is interrupted, so the
 # host never keeps stale mounts.
 in_chroot() {
-	[ -x "$CHROOT/usr/bin/rustc" ] || die "no toolchain in $CHROOT: run 'make chroot'"
-	mkdir -p "$CHROOT/cache" "$CHROOT/repo"
+	local root
+	root=$(toolchain_root)
+	[ -x "$root/usr/bin/rustc" ] || die "no toolchain in $root: run 'make chroot'"
+	mkdir -p "$root/cache" "$root/repo"
 	unshare --mount --propagation private -- /bin/sh -euc '
 		root=$1 cache=$2 repo=$3
 		shift 3
@@ -74,7 +87,7 @@ in_chroot() {
 		exec chroot "$root" /usr/bin/env -i \
 			PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin \
 			HOME=/root LANG=C.UTF-8 TERM=dumb "$@"
-	' sh "$CHROOT" "$CACHE" "$REPO" "$@"
+	' sh "$root" "$CACHE" "$REPO" "$@"
 }
 
 # Seconds since the epoch, for stage timings.

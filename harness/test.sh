@@ -3,11 +3,14 @@
 #
 # `make test`: everything, from a bare machine to one verdict.
 #
-#   setup     toolchain root, base tree, overlay, both configurations
-#   build     test kernel (bzImage, modules) with clippy; DEBUG_FS=n rust/
-#   lint      warnings in our files (both configs), rustfmtcheck, rustdoc
-#   boot      KUnit (Rust doctests included) and the sample selftests in
-#             one QEMU boot; the kernel log is scanned for reports
+#   setup     toolchain roots, base tree, overlay, every configuration
+#   build     test and debug kernels with clippy, DEBUG_FS=n rust/, and our
+#             code with the newest Debian rustc and clippy
+#   lint      warnings in our files, rustfmtcheck and rustdoc (minimum and
+#             newest rustc), checkpatch.pl
+#   boot      KUnit (Rust doctests included) and the selftests: the test
+#             kernel, the test kernel with debugfs=off, the debug kernel;
+#             the kernel log of each boot is scanned for reports
 #
 # Every KUnit case, every selftest case and every check above counts in the
 # last line, "N passed, M failed". Exit: 0 all passed, 1 something failed,
@@ -16,7 +19,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 if [ "${1:-}" = --help ]; then
-	sed -n '3,14p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,17p' "$0" | sed 's/^# \{0,1\}//'
 	exit 0
 fi
 
@@ -60,6 +63,10 @@ for step in "chroot.sh" "source.sh" "overlay.sh" "config.sh test" "config.sh nod
 	# shellcheck disable=SC2086 # step carries its argument.
 	bash $H/$step || { msg "Setup step '$step' failed: nothing was tested."; exit 2; }
 done
+# The newest rustc only builds and lints; without it everything else runs.
+newest_ok=yes
+TOOLCHAIN=newest check "setup: newest Debian rustc" \
+	sh -c "bash $H/chroot.sh && bash $H/config.sh newest test" || newest_ok=no
 stage_end setup
 
 # --- build ------------------------------------------------------------
@@ -101,15 +108,28 @@ if [ "$debug_ok" = yes ]; then
 	# shellcheck disable=SC2046
 	build_check debug "selftest module (debug kernel)" $(testmod debug) || true
 fi
+if [ "$newest_ok" = yes ]; then
+	# Objects only: the kernel crate with its doctests, the samples, and our
+	# out-of-tree modules, compiled and linted by the newest clippy-driver.
+	TOOLCHAIN=newest build_check newest "kernel crate, doctests, samples (newest rustc)" \
+		rust/ samples/rust/ || true
+	TOOLCHAIN=newest build_check newest "selftest module (newest rustc)" \
+		M=/repo/tools/testing/selftests/rust/debugfs_testmod \
+		MO=/cache/build/newest/testmod rust_debugfs_testmod.o || true
+	TOOLCHAIN=newest build_check newest "benchmark module (newest rustc)" \
+		M=/repo/harness/bench MO=/cache/build/newest/bench rust_debugfs_bench.o || true
+fi
 stage_end build
 
 # --- lint -------------------------------------------------------------
 # Lines of a log that mention our files.
-OURS='rust/kernel/debugfs|samples/rust/rust_debugfs|tools/testing/selftests/rust/test_debugfs'
+OURS='rust/kernel/debugfs|samples/rust/rust_debugfs|tools/testing/selftests/rust/.*debugfs'
 
+# rustfmt_clean CONFIG, rustdoc_clean CONFIG: with CONFIG's toolchain.
 rustfmt_clean() {
-	local log=$LOGS/rustfmtcheck.log
-	in_chroot make -C /cache/src/linux O=/cache/build/test LLVM=1 rustfmtcheck >"$log" 2>&1 || true
+	local log=$LOGS/rustfmtcheck-$1.log
+	in_chroot make -C /cache/src/linux O="/cache/build/$1" LLVM=1 rustfmtcheck >"$log" 2>&1 ||
+		true
 	if grep -E "Diff in .*($OURS)" "$log"; then
 		msg "rustfmtcheck: see $log"
 		return 1
@@ -117,8 +137,8 @@ rustfmt_clean() {
 }
 
 rustdoc_clean() {
-	local log=$LOGS/rustdoc.log
-	if ! in_chroot make -C /cache/src/linux O=/cache/build/test LLVM=1 -j"$JOBS" rustdoc \
+	local log=$LOGS/rustdoc-$1.log
+	if ! in_chroot make -C /cache/src/linux O="/cache/build/$1" LLVM=1 -j"$JOBS" rustdoc \
 		>"$log" 2>&1; then
 		msg "rustdoc failed: see $log"
 		return 1
@@ -131,8 +151,13 @@ rustdoc_clean() {
 
 stage lint
 msg "Checking formatting (rustfmtcheck), documentation (rustdoc) and checkpatch.pl..."
-check "rustfmtcheck: our files" rustfmt_clean
-check "rustdoc: no warnings in our files" rustdoc_clean
+check "rustfmtcheck: our files" rustfmt_clean test
+check "rustdoc: no warnings in our files" rustdoc_clean test
+if [ "$newest_ok" = yes ]; then
+	TOOLCHAIN=newest check "rustfmtcheck: our files (newest rustfmt)" rustfmt_clean newest
+	TOOLCHAIN=newest check "rustdoc: no warnings in our files (newest rustc)" \
+		rustdoc_clean newest
+fi
 check "checkpatch.pl: the exported patch series" bash "$H/patches.sh"
 stage_end lint
 
