@@ -10,8 +10,13 @@ for t in /selftests/rust/test_debugfs*.sh; do
 	name=$(basename "$t" .sh)
 	MODULES=/modules "$t" >"/tmp/$name.ktap" 2>&1
 	rc=$?
+	# Shell builtins only: if memory ran out, no command can be forked, and
+	# this is what the log should then show.
+	while read -r line; do
+		case $line in MemAvailable:* | Slab:* | Committed_AS:*) echo "MEMINFO $name $line" ;; esac
+	done </proc/meminfo
 	echo "SELFTEST-BEGIN $name"
-	cat "/tmp/$name.ktap"
+	while IFS= read -r line; do printf "%s\n" "$line"; done <"/tmp/$name.ktap"
 	echo "SELFTEST-END $name $rc"
 done
 # Smoke test of `make bench`: the benchmark modules and the timing loop run,

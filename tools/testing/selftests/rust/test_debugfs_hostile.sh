@@ -475,16 +475,23 @@ run_leftovers() {
 	fi
 }
 
+# memory PHASE: a KTAP comment with the free and slab memory after PHASE, so
+# that a log shows which phase used up memory if one does.
+memory() {
+	ktap_print_msg "memory after $1:" \
+		"$(awk '/^(MemAvailable|Slab|SUnreclaim):/ { printf "%s %s kB ", $1, $2 }' \
+			/proc/meminfo)"
+}
+
 run_cases() {
 	[ -e "$DEBUGFS/kmemleak" ] && echo clear >"$DEBUGFS/kmemleak"
+	memory start
 	check "rust_debugfs_testmod loads" "$(load rust_debugfs_testmod && echo yes)" yes
-	run_bad_input
-	run_text_reads
-	run_drop_in_use
-	run_unload_open
-	run_concurrency
-	run_failslab
-	run_leftovers
+	for phase in bad_input text_reads drop_in_use unload_open concurrency failslab \
+		leftovers; do
+		"run_$phase"
+		memory "$phase"
+	done
 	# One line the harness copies into its summary.
 	ktap_print_msg "counts: $(tr '\n' ';' <"$TMP/bad-input-counts")" \
 		"concurrency ops $(cat "$TMP/concurrency-ops")," \
