@@ -55,15 +55,9 @@ type Chunks<T> = KVec<Pin<KBox<[File<T>; CHUNK]>>>;
 
 /// Files kept around by "hold", to count what they cost.
 enum Held {
-    Files {
-        _files: Chunks<Atomic<u64>>,
-    },
-    Binary {
-        _files: Chunks<[u8; 8]>,
-    },
-    Scoped {
-        _scope: Counters,
-    },
+    Files { _files: Chunks<Atomic<u64>> },
+    Binary { _files: Chunks<[u8; 8]> },
+    Scoped { _scope: Counters },
 }
 
 #[pin_data]
