@@ -147,10 +147,15 @@ impl<'a> OpenText<'a> {
         let bytes = rendering.as_bytes();
         if *pos == 0 && bytes.len() <= out.len() {
             out.write_slice(bytes)?;
-            // INVARIANT: `Unread` or `Delivered` becomes `Delivered`. If the word changed since
-            // it was read, it is left alone: a later read then learns from it no less than it
-            // would from this one.
-            let _ = self.word.cmpxchg(seen, delivered(bytes.len()), Full);
+            let word = delivered(bytes.len());
+            // A descriptor read again and again from offset 0 (`pread`) mostly finds the word
+            // it would write; an atomic read-modify-write is then not worth its cost.
+            if word != seen {
+                // INVARIANT: `Unread` or `Delivered` becomes `Delivered`. If the word changed
+                // since it was read, it is left alone: a later read then learns from it no less
+                // than it would from this one.
+                let _ = self.word.cmpxchg(seen, word, Full);
+            }
             // CAST: `bytes.len() <= out.len() <= MAX_RW_COUNT`, which fits.
             *pos = bytes.len() as Offset;
             return Ok(bytes.len());
