@@ -434,17 +434,27 @@ run_failslab() {
 		ktap_test_skip "failslab: not in this kernel"
 		return
 	fi
-	echo 10 >"$FS/probability"
-	echo 1 >"$FS/interval"
-	echo -1 >"$FS/times"
+	# The filter goes first and the probability last: in between, every
+	# task's allocations could fail, this shell's writes of the remaining
+	# settings included, and a lost task-filter would leave fault injection
+	# on for the whole machine.
+	echo Y >"$FS/task-filter"
 	echo 0 >"$FS/verbose"
 	echo N >"$FS/ignore-gfp-wait"
-	echo Y >"$FS/task-filter"
+	echo -1 >"$FS/times"
+	echo 1 >"$FS/interval"
+	if [ "$(cat "$FS/task-filter")" != Y ]; then
+		ktap_test_fail "failslab: limited to one task"
+		return
+	fi
+	ktap_test_pass "failslab: limited to one task"
+	echo 10 >"$FS/probability"
 	# Only this shell's write fails allocations (task-filter + make-it-fail);
 	# the file is opened first, so that the open itself cannot fail.
 	got=$(sh -c "exec 3>$T/control/churn; echo 1 >/proc/self/make-it-fail
 		echo $CHURN >&3" 2>&1)
 	echo 0 >"$FS/probability"
+	check "failslab: off again" "$(cat "$FS/probability")" 0
 	ktap_print_msg "churn under failslab: ${got:-ok}; $(tr '\n' ' ' <"$T/control/status")"
 	check "failslab: every iteration ran" \
 		"$(sed -n 's/^churned: //p' "$T/control/status")" "$CHURN"
