@@ -5,17 +5,23 @@
 //! Nearly every read of a DebugFS text file is `cat`: one `read(2)` at offset 0 into a buffer
 //! larger than the text, then one more that must return 0. `seq_file` would allocate a
 //! `struct seq_file`, a `seq_operations` and a page of buffer at every open, to show a value of a
-//! few bytes. Here such a read renders the text into a buffer on the stack (spilling to the heap
-//! only if the text is longer than [`STACK_TEXT`]) and copies it out whole. All the file remembers
-//! is how many bytes it handed out, in its `private_data`, so that the next read ends the file
-//! instead of rendering again, which would tear the text if the value changed in between. An
-//! open descriptor costs nothing else.
+//! few bytes. Here such a read renders the text into a buffer on the stack and copies it out
+//! whole. All the file remembers is how many bytes it handed out, in its `private_data`, so that
+//! the next read ends the file instead of rendering again, which would tear the text if the value
+//! changed in between. An open descriptor costs nothing else.
+//!
+//! Rendering never allocates: the [`Writer`](super::Writer) or callback may hold a spinlock or be
+//! in an RCU read-side section, as a `seq_file` `show` may. Text is rendered into a buffer that
+//! exists before the rendering starts, and a rendering that does not fit only counts how long the
+//! text is. A text longer than [`STACK_TEXT`] is then rendered a second time, into a heap buffer
+//! of that length allocated in between (and again, with a larger buffer, should it have grown),
+//! just as `seq_file` calls `show` again with a larger buffer on overflow.
 //!
 //! Other reads get what `seq_file` would give them. If the reader's buffer is shorter than the
 //! text, or a read starts at an offset of a rendering the file did not keep, the file makes a
 //! [`Snapshot`] that it keeps until it is closed. Reads at an offset are served from the
 //! snapshot, so a reader taking the text in pieces sees one rendering; a read from offset 0
-//! renders afresh. Each read renders the text at most once.
+//! always renders afresh.
 
 use crate::{
     alloc::KVVec,
@@ -40,7 +46,7 @@ use crate::{
     }, //
 };
 
-/// Bytes of text rendered on the stack; longer text spills to the heap.
+/// Bytes of text rendered on the stack; longer text is rendered again on the heap.
 ///
 /// Integers (at most 20 digits, a sign and a newline) and small structures fit.
 const STACK_TEXT: usize = 128;
@@ -138,30 +144,49 @@ impl<'a> OpenText<'a> {
         let seen = self.word.load(Acquire);
         match self.decode(seen) {
             ReadState::Kept(snapshot) => return read_snapshot(&snapshot, text, None, out, pos),
-            ReadState::Delivered(len) if usize::try_from(*pos).is_ok_and(|pos| pos >= len) => {
+            // The read after a whole one: the end of the file, with nothing rendered. A read
+            // from anywhere else, offset 0 above all, renders afresh.
+            ReadState::Delivered(len) if *pos != 0 && usize::try_from(*pos) == Ok(len) => {
                 return Ok(0)
             }
             ReadState::Unread | ReadState::Delivered(_) => {}
         }
-        let rendering = Rendering::new(text)?;
-        let bytes = rendering.as_bytes();
-        if *pos == 0 && bytes.len() <= out.len() {
-            out.write_slice(bytes)?;
-            let word = delivered(bytes.len());
-            // A descriptor read again and again from offset 0 (`pread`) mostly finds the word
-            // it would write; an atomic read-modify-write is then not worth its cost.
-            if word != seen {
-                // INVARIANT: `Unread` or `Delivered` becomes `Delivered`. If the word changed
-                // since it was read, it is left alone: a later read then learns from it no less
-                // than it would from this one.
-                let _ = self.word.cmpxchg(seen, word, Full);
+        let mut stack = [0u8; STACK_TEXT];
+        let len = render(text, &mut stack)?;
+        let heap = match stack.get(..len) {
+            Some(bytes) if *pos == 0 && len <= out.len() => {
+                self.deliver(bytes, out, seen)?;
+                *pos = len as Offset;
+                return Ok(len);
             }
-            // CAST: `bytes.len() <= out.len() <= MAX_RW_COUNT`, which fits.
-            *pos = bytes.len() as Offset;
-            return Ok(bytes.len());
+            Some(bytes) => to_vec(bytes)?,
+            None => render_to_vec(text, len)?,
+        };
+        if *pos == 0 && heap.len() <= out.len() {
+            self.deliver(&heap, out, seen)?;
+            // CAST: `heap.len() <= out.len() <= MAX_RW_COUNT`, which fits.
+            *pos = heap.len() as Offset;
+            return Ok(heap.len());
         }
         let snapshot = self.snapshot(seen)?;
-        read_snapshot(&snapshot, text, Some(rendering), out, pos)
+        read_snapshot(&snapshot, text, Some(heap), out, pos)
+    }
+
+    /// Copies a whole rendering `bytes` out and records that it was read whole.
+    ///
+    /// `seen` is the word as it was when the read began.
+    fn deliver(&self, bytes: &[u8], out: &mut UserSliceWriter, seen: *mut c_void) -> Result {
+        out.write_slice(bytes)?;
+        let word = delivered(bytes.len());
+        // A descriptor read again and again from offset 0 (`pread`) mostly finds the word it
+        // would write; an atomic read-modify-write is then not worth its cost.
+        if word != seen {
+            // INVARIANT: `Unread` or `Delivered` becomes `Delivered`. If the word changed since it
+            // was read, it is left alone: a later read then learns from it no less than it would
+            // from this one.
+            let _ = self.word.cmpxchg(seen, word, Full);
+        }
+        Ok(())
     }
 
     /// Tells what `word`, a value of this file's word, says.
@@ -195,10 +220,14 @@ impl<'a> OpenText<'a> {
             match self.word.cmpxchg(seen, new, Full) {
                 // SAFETY: `new` came from `into_foreign` and is freed only by `release`.
                 Ok(_) => return Ok(unsafe { KeptSnapshot::borrow(new) }),
-                Err(now) => {
+                Err(_) => {
                     // SAFETY: `new` came from `into_foreign` above and was not published.
                     fresh = Some(unsafe { KeptSnapshot::from_foreign(new) });
-                    seen = now;
+                    // A failed `cmpxchg` orders nothing, so the word is read again with
+                    // `Acquire`: if it is another read's snapshot now, this pairs with the fully
+                    // ordered `cmpxchg` that published it, and the snapshot's initialisation is
+                    // visible before `decode` borrows it.
+                    seen = self.word.load(Acquire);
                 }
             }
         }
@@ -219,19 +248,19 @@ fn delivered(len: usize) -> *mut c_void {
 fn read_snapshot(
     snapshot: &Snapshot,
     text: fmt::Arguments<'_>,
-    rendering: Option<Rendering>,
+    rendering: Option<KVVec<u8>>,
     out: &mut UserSliceWriter,
     pos: &mut Offset,
 ) -> Result<usize> {
     let mut kept = snapshot.lock();
     if rendering.is_some() || *pos == 0 || kept.is_none() {
-        // The old rendering goes first, so that after a failure the next read renders again.
-        *kept = None;
-        let rendering = match rendering {
+        // The old rendering goes first, so that after a failure the next read renders again. Its
+        // length is the best guess of the new one's.
+        let guess = kept.take().map_or(STACK_TEXT, |old| old.len());
+        *kept = Some(match rendering {
             Some(rendering) => rendering,
-            None => Rendering::new(text)?,
-        };
-        *kept = Some(rendering.into_vec()?);
+            None => render_to_vec(text, guess)?,
+        });
     }
     out.write_slice_file(kept.as_deref().unwrap_or_default(), pos)
 }
@@ -259,76 +288,58 @@ pub(super) unsafe extern "C" fn release(
     0
 }
 
-/// One rendering of a file's text: on the stack, or on the heap once it outgrows the stack.
-struct Rendering {
-    stack: [u8; STACK_TEXT],
-    /// Bytes of `stack` in use, until the text spills.
+/// Renders `text` into `buf` and returns the length of the whole text.
+///
+/// Text past the end of `buf` is counted, not kept: if the result is larger than `buf`, `buf`
+/// holds only the beginning of the text. Nothing is allocated while `text` is being formatted.
+/// `EINVAL` if the [`Writer`](super::Writer) fails.
+fn render(text: fmt::Arguments<'_>, buf: &mut [u8]) -> Result<usize> {
+    let mut sink = Sink { buf, len: 0 };
+    fmt::Write::write_fmt(&mut sink, text).map_err(|_| EINVAL)?;
+    Ok(sink.len)
+}
+
+/// Renders `text` into a heap buffer, guessing that it is `len` bytes long.
+///
+/// The buffer is allocated before each rendering; if the text turns out longer (the value changed
+/// since it was measured), it is rendered again into a buffer at least twice as large.
+fn render_to_vec(text: fmt::Arguments<'_>, mut len: usize) -> Result<KVVec<u8>> {
+    loop {
+        let mut heap = KVVec::new();
+        heap.resize(len, 0, GFP_KERNEL)?;
+        let needed = render(text, &mut heap)?;
+        if needed <= len {
+            heap.truncate(needed);
+            return Ok(heap);
+        }
+        len = needed.max(len.saturating_mul(2));
+    }
+}
+
+/// Copies a rendering into a heap buffer, to be kept.
+fn to_vec(bytes: &[u8]) -> Result<KVVec<u8>> {
+    let mut heap = KVVec::with_capacity(bytes.len(), GFP_KERNEL)?;
+    heap.extend_from_slice(bytes, GFP_KERNEL)?;
+    Ok(heap)
+}
+
+/// The [`fmt::Write`] of [`render`]: fills `buf` and counts the rest.
+struct Sink<'a> {
+    buf: &'a mut [u8],
+    /// Bytes written so far, including those that did not fit.
     len: usize,
-    /// All of the text once it is longer than `stack`.
-    spilled: Option<KVVec<u8>>,
-    out_of_memory: bool,
 }
 
-impl Rendering {
-    /// Renders `text`: `ENOMEM` if it does not fit in memory, `EINVAL` if the
-    /// [`Writer`](super::Writer) fails.
-    fn new(text: fmt::Arguments<'_>) -> Result<Self> {
-        let mut this = Self {
-            stack: [0; STACK_TEXT],
-            len: 0,
-            spilled: None,
-            out_of_memory: false,
-        };
-        let result = fmt::Write::write_fmt(&mut this, text);
-        if this.out_of_memory {
-            return Err(ENOMEM);
-        }
-        result.map_err(|_| EINVAL)?;
-        Ok(this)
-    }
-
-    fn as_bytes(&self) -> &[u8] {
-        match &self.spilled {
-            Some(heap) => heap,
-            None => &self.stack[..self.len],
-        }
-    }
-
-    /// Moves the text to the heap, to be kept.
-    fn into_vec(self) -> Result<KVVec<u8>> {
-        match self.spilled {
-            Some(heap) => Ok(heap),
-            None => {
-                let mut heap = KVVec::with_capacity(self.len, GFP_KERNEL)?;
-                heap.extend_from_slice(&self.stack[..self.len], GFP_KERNEL)?;
-                Ok(heap)
-            }
-        }
-    }
-
-    fn append(&mut self, s: &str) -> Result {
-        if let Some(heap) = &mut self.spilled {
-            return Ok(heap.extend_from_slice(s.as_bytes(), GFP_KERNEL)?);
-        }
-        if let Some(room) = self.stack.get_mut(self.len..self.len + s.len()) {
-            room.copy_from_slice(s.as_bytes());
-            self.len += s.len();
-            return Ok(());
-        }
-        let mut heap = KVVec::with_capacity(2 * (self.len + s.len()), GFP_KERNEL)?;
-        heap.extend_from_slice(&self.stack[..self.len], GFP_KERNEL)?;
-        heap.extend_from_slice(s.as_bytes(), GFP_KERNEL)?;
-        self.spilled = Some(heap);
-        Ok(())
-    }
-}
-
-impl fmt::Write for Rendering {
+impl fmt::Write for Sink<'_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.append(s).map_err(|_| {
-            // Allocation is all that can fail here.
-            self.out_of_memory = true;
-            fmt::Error
-        })
+        let end = self.len.saturating_add(s.len());
+        if let Some(room) = self.buf.get_mut(self.len..end) {
+            room.copy_from_slice(s.as_bytes());
+        } else if let Some(room) = self.buf.get_mut(self.len..) {
+            // The text outgrows the buffer here: keep what fits, count the rest.
+            room.copy_from_slice(&s.as_bytes()[..room.len()]);
+        }
+        self.len = end;
+        Ok(())
     }
 }
