@@ -13,7 +13,10 @@
 //! numbers with `ERANGE`; in both cases the value is left as it was.
 
 use crate::{
-    alloc::Allocator,
+    alloc::{
+        Allocator,
+        KVVec, //
+    },
     bindings,
     error::to_result,
     fmt,
@@ -235,6 +238,8 @@ pub trait BinaryReaderMut {
     ///
     /// Binary values have a fixed size (vectors are never grown), so a write that does not fit
     /// at its offset is refused as a whole with `EFBIG`, and a negative offset with `EINVAL`.
+    /// Implementations must be all or nothing: after any error, including a fault while copying
+    /// from user space (`EFAULT`), the value is as it was.
     fn read_from_slice_mut(
         &mut self,
         reader: &mut UserSliceReader,
@@ -242,7 +247,14 @@ pub trait BinaryReaderMut {
     ) -> Result<usize>;
 }
 
+/// Bytes of a binary write staged on the stack; longer writes are staged on the heap.
+const STAGE_ON_STACK: usize = 64;
+
 /// Copies `reader` into `bytes` at `*offset`, all or nothing, see [`BinaryReaderMut`].
+///
+/// The bytes are first copied from user space into a staging buffer, and into `bytes` only once
+/// all of them have arrived: a copy that faults part-way (`EFAULT`) would otherwise leave the
+/// bytes before the fault, and zeros after it, in the value.
 fn overwrite_bytes(
     bytes: &mut [u8],
     reader: &mut UserSliceReader,
@@ -251,7 +263,17 @@ fn overwrite_bytes(
     let start = usize::try_from(*offset).map_err(|_| EINVAL)?;
     let end = start.checked_add(reader.len()).ok_or(EFBIG)?;
     let window = bytes.get_mut(start..end).ok_or(EFBIG)?;
-    reader.read_slice(window)?;
+    let mut stack = [0u8; STAGE_ON_STACK];
+    if let Some(stage) = stack.get_mut(..window.len()) {
+        reader.read_slice(stage)?;
+        window.copy_from_slice(stage);
+    } else {
+        let mut stage = KVVec::new();
+        stage.resize(window.len(), 0, GFP_KERNEL)?;
+        reader.read_slice(&mut stage)?;
+        window.copy_from_slice(&stage);
+    }
+    // CAST: `window` is part of a slice, whose length fits in an `Offset`.
     *offset += window.len() as Offset;
     Ok(window.len())
 }
