@@ -507,6 +507,13 @@ impl Dir {
     /// borrow the data instead of owning it, so one value can back many files. Everything is
     /// removed, then the data dropped, when the returned [`Scope`] is dropped.
     ///
+    /// The data must be owned (`T: 'static`), unlike upstream, which accepts any `T: 'a`. A `T`
+    /// that holds a reference would let `init` create files on the referenced value, which the
+    /// scope does not own: leaking the scope (safe) and then freeing that value would leave files
+    /// that read freed memory. With `T: 'static`, every reference a file gets points into the
+    /// scope's own data or at data that lives forever. To show borrowed state, own a handle to it
+    /// instead (an `Arc`, say).
+    ///
     /// # Examples
     ///
     /// ```
@@ -534,7 +541,7 @@ impl Dir {
     /// assert_eq!(queue.tail.load(Relaxed) - queue.head.load(Relaxed), 4);
     /// # Ok::<(), Error>(())
     /// ```
-    pub fn scope<'a, T: 'a, E: 'a, F>(
+    pub fn scope<'a, T: 'static, E: 'a, F>(
         &'a self,
         data: impl PinInit<T, E> + 'a,
         name: &'a CStr,
@@ -552,6 +559,12 @@ impl Dir {
 /// Data shown in a DebugFS directory tree, which goes away before the data does.
 ///
 /// Made by [`Dir::scope`] or [`Scope::dir`]. It dereferences to the data.
+///
+/// # Invariants
+///
+/// - Every file in the tree of `entry` shows `data` or a part of it (or data that is never
+///   freed), and `data` does not move while the scope exists (it is pinned).
+/// - `entry` is removed before `data` is dropped: fields drop in declaration order.
 #[pin_data]
 pub struct Scope<T> {
     // Field order is load-bearing: fields drop in declaration order, so the whole tree is removed
@@ -602,7 +615,8 @@ impl<'a, T: 'a> Scope<T> {
     /// Creates a directory `name` at the root of DebugFS, holding `data` and the files `init`
     /// makes for it.
     ///
-    /// This is [`Dir::scope`] for a directory with no parent.
+    /// This is [`Dir::scope`] for a directory with no parent; like it, it requires owned data
+    /// (`T: 'static`).
     ///
     /// # Examples
     ///
@@ -640,6 +654,7 @@ impl<'a, T: 'a> Scope<T> {
         init: F,
     ) -> impl PinInit<Self, E> + 'a
     where
+        T: 'static,
         F: for<'data, 'dir> FnOnce(&'data T, &'dir ScopedDir<'data, 'dir>) + 'a,
     {
         Scope::new(data, move |data| ScopedDir::build(name, None, data, init))
@@ -670,10 +685,12 @@ impl<T> Deref for File<T> {
 ///
 /// # Invariants
 ///
-/// `entry` belongs to the tree of one [`Scope`], whose root is removed before any `&'data`
-/// reference could dangle: a [`ScopedDir`] is only made while the scope is being built, for a
-/// `'data` chosen by the scope, and the init closure must accept every such lifetime. So a
-/// `&'data` it passes points into the scope's pinned data, or at data that never goes away.
+/// `entry` belongs to the tree of one [`Scope`], which removes its root before it drops its
+/// data. A [`ScopedDir`] is only made while that scope is being built, and the init closure must
+/// accept it for every `'data`. The closure starts from a `&'data T` into the scope's pinned data,
+/// with `T: 'static`: so every `&'data` reference it can make points into that data (valid until
+/// the root is removed) or at data that is never freed. Files made here on such references
+/// cannot outlive what they show, even if the scope itself is leaked.
 pub struct ScopedDir<'data, 'dir> {
     // Entries below the root are never dropped: removing the root removes them.
     entry: ManuallyDrop<Entry<'dir>>,
