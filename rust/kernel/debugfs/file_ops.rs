@@ -53,10 +53,15 @@ type WriteFn =
 
 /// The `file_operations` of DebugFS files showing a `T`, and the mode to create them with.
 ///
+/// The layout is `#[repr(C)]` and `T` only appears in a zero-sized [`PhantomData`], so every
+/// `FileOps<T>` has the same layout whatever `T` is. [`super::callback_adapters`] relies on this
+/// to serve files of one type with the table of a `#[repr(transparent)]` wrapper of it.
+///
 /// # Invariants
 ///
 /// Every callback in `operations` is sound to call, through the DebugFS proxy, on a file whose
 /// `i_private` points at a `T` that stays valid until the file's dentry is removed.
+#[repr(C)]
 pub(crate) struct FileOps<T> {
     operations: bindings::file_operations,
     mode: bindings::umode_t,
@@ -86,9 +91,7 @@ impl<T> FileOps<T> {
             } else {
                 None
             },
-            // SAFETY: All-zero is valid for `file_operations`: its fields are integers, raw
-            // pointers and `Option`s of function pointers.
-            ..unsafe { core::mem::zeroed() }
+            ..pin_init::zeroed()
         };
         // INVARIANT: `default_llseek` only touches the file offset and `release` only the read
         // state; `read` and `write` are sound by the caller's guarantee.
@@ -107,8 +110,7 @@ impl<T> FileOps<T> {
             read,
             write,
             llseek: Some(bindings::default_llseek),
-            // SAFETY: All-zero is valid for `file_operations`, see `text`.
-            ..unsafe { core::mem::zeroed() }
+            ..pin_init::zeroed()
         };
         // INVARIANT: `default_llseek` only touches the file offset; `read` and `write` are sound
         // by the caller's guarantee.
