@@ -24,12 +24,13 @@ errno_of() {
 }
 
 # write_at FILE OFFSET FORMAT: one write(2) of printf FORMAT at byte OFFSET;
-# prints OK or the errno name.
+# prints OK or the errno name. Processes running it at the same time must
+# each set WRITE_AT_TMP to a file of their own.
 write_at() {
 	# shellcheck disable=SC2059 # FORMAT is a printf format on purpose.
-	printf "$3" >"$TMP/in"
-	err=$(dd if="$TMP/in" of="$1" bs=65536 seek="$2" oflag=seek_bytes conv=notrunc \
-		2>&1 >/dev/null | grep -v 'records\|bytes\|copied')
+	printf "$3" >"${WRITE_AT_TMP:-$TMP/in}"
+	err=$(dd if="${WRITE_AT_TMP:-$TMP/in}" of="$1" bs=65536 seek="$2" oflag=seek_bytes \
+		conv=notrunc 2>&1 >/dev/null | grep -v 'records\|bytes\|copied')
 	errno_of "${err##*: }"
 }
 
@@ -57,4 +58,22 @@ repeat() {
 		i=$((i + 1))
 	done
 	echo "$out"
+}
+
+# wait_for_line FILE LINE: waits until FILE has the line LINE, at most 10 s;
+# fails if it never does.
+wait_for_line() {
+	i=0
+	while [ "$i" -lt 100 ]; do
+		grep -qx "$2" "$1" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# kernel_reports: how many lines of the kernel log are reports of the
+# kernel's own detectors (warnings, BUGs, Oopses, sanitizers, lockdep).
+kernel_reports() {
+	dmesg | grep -c -E 'WARNING:|BUG|Oops|KASAN|UBSAN|refcount_t|Call Trace|suspicious RCU'
 }

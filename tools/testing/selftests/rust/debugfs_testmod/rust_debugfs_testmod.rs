@@ -11,8 +11,11 @@
 //! rust_debugfs_testmod/
 //!   files/                 every kind of file; dropped and recreated through control/
 //!     text_ro text_rw text_wo bool_rw i8_rw u8_rw mutex_rw
-//!     callback_ro callback_rw callback_wo slow_ro
+//!     callback_ro callback_rw callback_wo
+//!     slow_ro                       a read blocks until control/drop has begun
 //!     ticket_ro ticket_long_ro      every rendering shows the next number
+//!     empty_rw                      no text while its value is 0; "set N" sets it
+//!     spinlocked_ro                 16 KiB rendered while holding a spinlock
 //!     failing_short failing_long    the Writer fails after 1 or 200 bytes
 //!     binary_ro binary_rw binary_wo
 //!     scope/value scope/sub/blob
@@ -21,6 +24,15 @@
 //!     create    any write: creates files/ again
 //!     churn     "N": N times, creates and drops churn/ with files and a scope in it
 //!     status    the values of the write-only files, and counters
+//! ```
+//!
+//! `slow_ro` makes "drop while a read is running" deterministic: its read announces itself in
+//! `status` (`slow_readers`), waits until `control/drop` has begun (at most ten seconds, counted
+//! in `slow_timeouts`), then sleeps a little longer, so that the drop reaches
+//! `debugfs_remove()` while the read is still running, and only then reads its data. If removal
+//! did not wait for the read, KASAN would report the read of freed data.
+//!
+//! ```text
 //! ```
 
 use core::sync::atomic::{
@@ -35,6 +47,7 @@ use kernel::{
         ScopedDir, //
     },
     new_mutex,
+    new_spinlock,
     prelude::*,
     str::kstrtobool,
     sync::{
@@ -42,7 +55,8 @@ use kernel::{
             Atomic,
             Relaxed, //
         },
-        Mutex, //
+        Mutex,
+        SpinLock, //
     },
     time::{
         delay::fsleep,
@@ -59,14 +73,32 @@ module! {
     license: "GPL",
 }
 
-/// How long a read of `slow_ro` takes: long enough for a test to drop the file mid-read.
+/// How long a read of `slow_ro` goes on after the drop has begun.
 const SLOW_READ: Delta = Delta::from_millis(200);
+
+/// How often a read of `slow_ro` looks whether the drop has begun.
+const SLOW_WAIT_STEP: Delta = Delta::from_millis(10);
+
+/// How many times it looks at most (ten seconds), so that a failed test cannot hang.
+const SLOW_WAIT_STEPS: u32 = 1000;
+
+/// Reads running inside `slow_ro`.
+static SLOW_READERS: Atomic<u32> = Atomic::new(0);
+
+/// Reads of `slow_ro` that gave up waiting for the drop.
+static SLOW_TIMEOUTS: Atomic<u32> = Atomic::new(0);
+
+/// Set when `control/drop` begins, cleared when `control/create` makes the files again.
+static DROP_STARTED: Atomic<bool> = Atomic::new(false);
 
 /// Lines of `ticket_long_ro`: enough to make its text longer than a read on the stack takes.
 const TICKET_LINES: u64 = 32;
 
 /// Size of the binary files.
 const BLOB_LEN: usize = 16;
+
+/// Lines of `spinlocked_ro`, 16 bytes each: 16 KiB of text, far more than fits on the stack.
+const SPINLOCKED_LINES: u32 = 1024;
 
 /// The data of `files/scope/`.
 #[pin_data]
@@ -106,6 +138,10 @@ struct Files {
     #[pin]
     ticket_long_ro: File<Atomic<u64>>,
     #[pin]
+    empty_rw: File<Atomic<u32>>,
+    #[pin]
+    spinlocked_ro: File<SpinLock<u32>>,
+    #[pin]
     failing_short: File<usize>,
     #[pin]
     failing_long: File<usize>,
@@ -140,6 +176,24 @@ fn write_set(value: &Atomic<u32>, reader: &mut UserSliceReader) -> Result {
     Ok(())
 }
 
+/// `slow_ro`: blocks until the drop has begun, see the module documentation.
+fn show_slow(value: &Atomic<u32>, f: &mut kernel::fmt::Formatter<'_>) -> kernel::fmt::Result {
+    SLOW_READERS.fetch_add(1, Relaxed);
+    let mut waited = 0;
+    while !DROP_STARTED.load(Relaxed) {
+        if waited == SLOW_WAIT_STEPS {
+            SLOW_TIMEOUTS.fetch_add(1, Relaxed);
+            break;
+        }
+        fsleep(SLOW_WAIT_STEP);
+        waited += 1;
+    }
+    fsleep(SLOW_READ);
+    let shown = writeln!(f, "{}", value.load(Relaxed));
+    SLOW_READERS.fetch_sub(1, Relaxed);
+    shown
+}
+
 /// `ticket_ro`: each rendering takes a number, so a test can count renderings.
 fn show_ticket(ticket: &Atomic<u64>, f: &mut kernel::fmt::Formatter<'_>) -> kernel::fmt::Result {
     writeln!(f, "{}", ticket.fetch_add(1, Relaxed))
@@ -153,6 +207,30 @@ fn show_long_ticket(
     let n = ticket.fetch_add(1, Relaxed);
     for line in 0..TICKET_LINES {
         writeln!(f, "ticket {n} line {line}")?;
+    }
+    Ok(())
+}
+
+/// `empty_rw`: no text at all while the value is 0.
+fn show_unless_zero(
+    value: &Atomic<u32>,
+    f: &mut kernel::fmt::Formatter<'_>,
+) -> kernel::fmt::Result {
+    match value.load(Relaxed) {
+        0 => Ok(()),
+        n => writeln!(f, "{n}"),
+    }
+}
+
+/// `spinlocked_ro`: a long text rendered in atomic context, where allocating would be a bug
+/// that `CONFIG_DEBUG_ATOMIC_SLEEP` reports.
+fn show_spinlocked(
+    value: &SpinLock<u32>,
+    f: &mut kernel::fmt::Formatter<'_>,
+) -> kernel::fmt::Result {
+    let value = value.lock();
+    for line in 0..SPINLOCKED_LINES {
+        writeln!(f, "{line:04} {:010}", *value)?;
     }
     Ok(())
 }
@@ -195,15 +273,23 @@ impl Files {
                 &write_set,
             ),
             callback_wo <- dir.write_callback_file(c"callback_wo", Atomic::new(0), &write_set),
-            slow_ro <- dir.read_callback_file(c"slow_ro", Atomic::new(1), &|v, f| {
-                fsleep(SLOW_READ);
-                writeln!(f, "{}", v.load(Relaxed))
-            }),
+            slow_ro <- dir.read_callback_file(c"slow_ro", Atomic::new(1), &show_slow),
             ticket_ro <- dir.read_callback_file(c"ticket_ro", Atomic::new(100), &show_ticket),
             ticket_long_ro <- dir.read_callback_file(
                 c"ticket_long_ro",
                 Atomic::new(100),
                 &show_long_ticket,
+            ),
+            empty_rw <- dir.read_write_callback_file(
+                c"empty_rw",
+                Atomic::new(0),
+                &show_unless_zero,
+                &write_set,
+            ),
+            spinlocked_ro <- dir.read_callback_file(
+                c"spinlocked_ro",
+                new_spinlock!(7),
+                &show_spinlocked,
             ),
             failing_short <- dir.read_callback_file(c"failing_short", 1, &show_failing),
             failing_long <- dir.read_callback_file(c"failing_long", 200, &show_failing),
@@ -238,11 +324,13 @@ impl Control {
         let mut files = self.files.lock();
         if files.is_none() {
             *files = Some(KBox::pin_init(Files::new(&self.root), GFP_KERNEL)?);
+            DROP_STARTED.store(false, Relaxed);
         }
         Ok(())
     }
 
     fn drop_files(&self) {
+        DROP_STARTED.store(true, Relaxed);
         let files = self.files.lock().take();
         // Removes files/ (waiting for running reads and writes), then frees the data.
         drop(files);
@@ -287,6 +375,8 @@ fn show_status(control: &Control, f: &mut kernel::fmt::Formatter<'_>) -> kernel:
         }
         None => writeln!(f, "files: absent")?,
     }
+    writeln!(f, "slow_readers: {}", SLOW_READERS.load(Relaxed))?;
+    writeln!(f, "slow_timeouts: {}", SLOW_TIMEOUTS.load(Relaxed))?;
     writeln!(f, "churned: {}", control.churned.load(Relaxed))?;
     writeln!(
         f,
