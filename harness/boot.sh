@@ -2,22 +2,32 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Boot a built kernel in QEMU (software emulation) with a busybox initramfs
-# that runs one guest script, and save the serial console to a log.
+# that runs one guest script, and save what the guest prints and the whole
+# kernel log, each from its own serial port.
 #
 # The initramfs holds busybox, the sample modules, the selftests with the
 # base tree's kselftest helpers, and harness/guest/. It is made with the
 # kernel's own usr/gen_init_cpio, so no root-owned device nodes are needed.
 #
-# usage: boot.sh CONFIG GUEST_SCRIPT CONSOLE_LOG [KERNEL_ARGS...]
+# usage: boot.sh CONFIG GUEST_SCRIPT GUEST_LOG [KERNEL_ARGS...]
 #   GUEST_SCRIPT is a path inside the guest, e.g. /guest/run-tests.sh.
-# exit:  0 the guest script ran and the VM ended; 3 the VM hung (timeout)
-#        or the guest never reached its script.
+#   GUEST_LOG gets the script's output (ttyS1); the kernel console (ttyS0),
+#   every message from boot to power-off, goes to GUEST_LOG less .log plus
+#   -kernel.log. Neither can cut into the other's lines.
+# exit:  0 the guest script ran and the VM ended; 3 the VM hung (timeout or
+#        the guest's watchdog) or the guest never finished its script.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 cfg=${1:?usage: $0 CONFIG GUEST_SCRIPT CONSOLE_LOG [KERNEL_ARGS...]}
 script=${2:?guest script}
-console=${3:?console log}
+console=${3:?guest log}
+kernel_log=${console%.log}-kernel.log
+# QEMU runs in the toolchain root, which sees the cache as /cache.
+case $console in
+"$CACHE"/*.log) ;;
+*) die "the guest log must be a .log file in $CACHE, not $console" ;;
+esac
 shift 3
 TIMEOUT=${BOOT_TIMEOUT:-900}
 
@@ -56,6 +66,8 @@ list=$guest/initramfs.list
 		[ -e "$f" ] || continue
 		echo "file /selftests/rust/$(basename "$f") /repo/tools/testing/selftests/rust/$(basename "$f") 0755 0 0"
 	done
+	[ -x "$CACHE/build/debugfs_io" ] &&
+		echo "file /selftests/rust/debugfs_io /cache/build/debugfs_io 0755 0 0"
 	echo "file /selftests/kselftest/ktap_helpers.sh /cache/src/linux/tools/testing/selftests/kselftest/ktap_helpers.sh 0644 0 0"
 } >"$list"
 in_chroot "/cache/build/$cfg/usr/gen_init_cpio" "/cache/build/$cfg/guest/initramfs.list" \
@@ -68,22 +80,31 @@ rc=0
 # QEMU's stdin must be open (CI closes it): it gets /dev/null. KVM hangs on
 # this machine, so TCG is forced. An Oops panics and a panic reboots, which
 # ends the VM at once (-no-reboot) instead of leaving a wedged guest to the
-# timeout.
+# timeout. The guest's own watchdog fires a minute before the timeout, and
+# dumps every task to the kernel log first. A 16 MiB log buffer holds
+# whatever the console has not printed yet.
+: >"$kernel_log"
 in_chroot timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
 	-accel tcg -cpu max -smp 2 -m 2G \
-	-nographic -no-reboot \
+	-display none -vga none -monitor none -no-reboot \
+	-serial "file:${kernel_log/#$CACHE//cache}" -serial stdio \
 	-kernel "/cache/build/$cfg/arch/x86/boot/bzImage" \
 	-initrd "/cache/build/$cfg/guest/initramfs.cpio" \
 	-acpitable file="/cache/build/$cfg/ssdt.aml" \
-	-append "console=ttyS0 panic=-1 oops=panic rdinit=/init rdinit_script=$script $*" \
-	</dev/null >"$console" 2>&1 || rc=$?
+	-append "console=ttyS0 log_buf_len=16M panic=-1 oops=panic rdinit=/init \
+rdinit_script=$script GUEST_WATCHDOG=$((TIMEOUT - 60)) $*" \
+	</dev/null >"$console" 2>"$LOGS/qemu-$(basename "$console")" || rc=$?
 elapsed=$(($(now) - start))
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-	msg "The VM did not finish within $TIMEOUT s: HANG. Console: $console"
+	msg "The VM did not finish within $TIMEOUT s: HANG. Logs: $console, $kernel_log"
+	exit 3
+fi
+if grep -q "^GUEST-WATCHDOG" "$console"; then
+	msg "The guest's watchdog fired: HANG; tasks are dumped in $kernel_log"
 	exit 3
 fi
 if ! grep -q "^GUEST-EXIT" "$console"; then
-	msg "The guest never finished its script (QEMU exit $rc, $elapsed s). Console: $console"
+	msg "The guest never finished its script (QEMU exit $rc, $elapsed s). Logs: $console, $kernel_log"
 	exit 3
 fi
 msg "VM finished in $elapsed s."

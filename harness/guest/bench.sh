@@ -4,7 +4,6 @@
 # Guest script of `make bench`: the same measurement on kernel::debugfs
 # files and on their C equivalents, alternating, in one boot. Prints
 # "BENCH <metric> <variant> <values...>" lines for the host to tabulate.
-dmesg -n 1
 insmod /modules/c_debugfs_bench.ko || exit 1
 insmod /modules/rust_debugfs_bench.ko || exit 1
 R=/sys/kernel/debug/debugfs_bench_rust

@@ -3,7 +3,6 @@
 #
 # Guest script of `make run`: a transcript of DebugFS in use, between
 # markers the host prints live.
-dmesg -n 1
 echo DEMO-BEGIN
 
 say() {
