@@ -1,0 +1,331 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The harness's own test: plants defects in small fake logs and proves that
+# the counting of harness/verdict.sh turns each into a named failure, and
+# that the unchanged logs pass. No boot, no build; a few seconds. `make test`
+# runs it first and counts its KTAP output like a guest's selftest.
+#
+# Each case runs the verdict functions in a subshell with counters and a
+# results file of its own, then asserts on them:
+#   expect_pass CASE     no FAIL, at least one PASS
+#   expect_fail CASE RE  a FAIL line matching the extended regex RE
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+work=$CACHE/selftest-harness
+rm -rf "$work"
+mkdir -p "$work"
+LOGS=$work
+RESULTS=$work/results
+. "$REPO/harness/verdict.sh"
+
+# --- the fake logs ------------------------------------------------------------
+
+# A kernel log as boot.sh captures it: KUnit with two kernel::debugfs
+# doctests and one other case, then init, then the guest's end line.
+kunit_lines() {
+	cat <<'EOF'
+KTAP version 1
+1..1
+    KTAP version 1
+    # Subtest: rust_doctests_kernel
+    # module: kernel
+    1..3
+    ok 1 rust_doctest_kernel_debugfs_rs_0
+    ok 2 rust_doctest_kernel_debugfs_rs_1
+    ok 3 rust_doctest_kernel_sync_rs_0
+# rust_doctests_kernel: pass:3 fail:0 skip:0 total:3
+# Totals: pass:3 fail:0 skip:0 total:3
+ok 1 rust_doctests_kernel
+EOF
+}
+
+kernel_log() {
+	echo "Linux version 7.3.4 (fake) #1 SMP"
+	echo "Command line: console=ttyS0"
+	kunit_lines
+	echo "Run /init as init process"
+	echo "debugfs: out of free dentries, can not create file 'x'"
+	echo "$KMSG_END"
+}
+
+# The guest's output: a suite with one skipped case, and a suite that skips
+# whole, as run-tests.sh prints them.
+suite_alpha() {
+	cat <<'EOF'
+SELFTEST-BEGIN alpha
+TAP version 13
+1..3
+ok 1 alpha: first
+ok 2 alpha: second
+ok 3 alpha: third # SKIP not in this kernel
+# Totals: pass:2 fail:0 xfail:0 xpass:0 skip:1 error:0
+SELFTEST-END alpha 0
+EOF
+}
+
+suite_beta() {
+	cat <<'EOF'
+SELFTEST-BEGIN beta
+TAP version 13
+1..0 # SKIP DebugFS is not disabled at boot
+SELFTEST-END beta 4
+EOF
+}
+
+guest_log() {
+	echo "GUEST-START /guest/run-tests.sh"
+	suite_alpha
+	suite_beta
+	echo "GUEST-EXIT 0"
+}
+
+expectations() {
+	echo "kunit 3 0 2"
+	echo "suite alpha 3 1"
+	echo "suite beta skip-all"
+}
+
+# --- running a case -------------------------------------------------------------
+
+# verdict_of: boot_verdict on $work/{guest,kernel}.log and $work/expect, as
+# test.sh calls it: in a bash of its own with `set -euo pipefail` on, so that
+# a verdict function that would abort the run fails the case. Leaves its
+# counters in $work/counts, "- - -" if it aborted.
+verdict_of() {
+	: >"$RESULTS"
+	if ! bash -euo pipefail -c '
+		. "$1/harness/lib.sh"
+		LOGS=$2 RESULTS=$3
+		. "$1/harness/verdict.sh"
+		boot_verdict fake "$2/expect" "$2/guest.log" "$2/kernel.log" >/dev/null 2>&1
+		echo "$passed $failed $skipped" >"$2/counts"
+	' sh "$REPO" "$work" "$RESULTS"; then
+		echo "- - -" >"$work/counts"
+	fi
+}
+
+# fresh: the unchanged logs; a case then plants its defect in them.
+# The guest log is written as its tty writes it, with CR LF line ends.
+fresh() {
+	kernel_log >"$work/kernel.log"
+	guest_log | crlf >"$work/guest.log"
+	expectations >"$work/expect"
+}
+
+crlf() {
+	sed 's/$/\r/'
+}
+
+# Cases are numbered as they run; the plan is counted before the first.
+n=0
+ok=0
+result() {
+	n=$((n + 1))
+	if [ "$1" = ok ]; then
+		ok=$((ok + 1))
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		sed 's/^/# /' "$RESULTS" | grep '^# FAIL' | sed -n '1,5p' || true
+		echo "# counts (passed failed skipped): $(cat "$work/counts")"
+	fi
+}
+
+expect_pass() {
+	verdict_of
+	read -r p f _ <"$work/counts"
+	if [ "$f" = 0 ] && [ "$p" != 0 ] && [ "$p" != - ]; then
+		result ok "$1"
+	else
+		result fail "$1"
+	fi
+}
+
+expect_fail() {
+	verdict_of
+	read -r _ f _ <"$work/counts"
+	if [ "$f" != - ] && [ "$f" -gt 0 ] && grep -q -E "^FAIL .*$2" "$RESULTS"; then
+		result ok "$1"
+	else
+		result fail "$1"
+	fi
+}
+
+# --- the cases --------------------------------------------------------------------
+
+# Lines each of the kernel's detectors prints; any one fails a boot.
+REPORT_SAMPLES=(
+	"WARNING: CPU: 1 PID: 77 at fs/debugfs/file.c:100 full_proxy_read+0x10/0x20"
+	"BUG: KASAN: slab-use-after-free in debugfs_read+0x1/0x2"
+	"kernel BUG at mm/slub.c:123!"
+	"BUG kmalloc-64 (Not tainted): Object already free"
+	"Oops: general protection fault, probably for non-canonical address 0xdead"
+	"UBSAN: array-index-out-of-bounds in rust/kernel/debugfs.rs:10:5"
+	"WARNING: possible circular locking dependency detected"
+	"WARNING: suspicious RCU usage"
+	"INFO: task cat:123 blocked for more than 120 seconds."
+	"INFO: task sh:99 blocked in I/O wait for more than 122 seconds."
+	"INFO: rcu_tasks detected stalls on tasks:"
+	"BUG: workqueue lockup - pool cpus=0 node=0 flags=0x0 nice=0 stuck for 33s!"
+	"watchdog: BUG: soft lockup - CPU#0 stuck for 26s! [sh:1]"
+	"BUG: sleeping function called from invalid context at mm/slub.c:4000"
+	"refcount_t: underflow; use-after-free."
+	"kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/kmemleak)"
+	"Kernel panic - not syncing: Fatal exception"
+	"** 12 printk messages dropped **"
+)
+
+cases() {
+	fresh
+	expect_pass "the unchanged fake logs pass"
+
+	fresh
+	for i in $(seq 3000); do
+		echo "WARNING: CPU: 0 PID: 1 at rust/kernel/debugfs.rs:$i warn_in_loop"
+		echo "Call Trace:"
+	done >>"$work/kernel.log"
+	echo "$KMSG_END" >>"$work/kernel.log"
+	expect_fail "a WARN in a loop of 3,000 fails the kernel log" "kernel log: 6000 report"
+
+	fresh
+	for i in $(seq 100000); do
+		echo "debugfs: out of free dentries, can not create file 'churn_$i'"
+	done >"$work/flood"
+	{ cat "$work/flood"; echo "${REPORT_SAMPLES[0]}"; echo "$KMSG_END"; } >>"$work/kernel.log"
+	expect_fail "a WARNING after a flood of 100,000 lines fails the kernel log" \
+		"kernel log: 1 report"
+
+	for sample in "${REPORT_SAMPLES[@]}"; do
+		sample=${sample//#/}
+		fresh
+		{ echo "$sample"; echo "$KMSG_END"; } >>"$work/kernel.log"
+		expect_fail "kernel log report: ${sample:0:40}" "kernel log: 1 report"
+	done
+
+	fresh
+	{
+		echo "Linux version 7.3.4 (fake) #1 SMP"
+		kunit_lines | sed -n '1,7p'
+		echo "Oops: general protection fault"
+		echo "Kernel panic - not syncing: Fatal exception"
+	} >"$work/kernel.log"
+	expect_fail "a guest that panics in the middle of KUnit fails KUnit" "KUnit: .*(crashed|error|cases ran)"
+	expect_fail "a guest that panics in the middle of KUnit fails the kernel log" \
+		"kernel log: incomplete"
+
+	fresh
+	{ echo "Linux version 7.3.4 (fake)"; echo "Run /init as init process"; echo "$KMSG_END"; } \
+		>"$work/kernel.log"
+	expect_fail "a boot without KUnit output fails" "KUnit: (no results|1 parser error)"
+
+	fresh
+	kernel_log | sed 's/ok 2 rust_doctest_kernel_debugfs_rs_1/ok 2 rust_doctest_kernel_other_rs_1/' \
+		>"$work/kernel.log"
+	expect_fail "a kernel::debugfs doctest that did not run fails" "1 kernel::debugfs doctests"
+
+	fresh
+	kernel_log | sed 's/ok 3 rust_doctest_kernel_sync_rs_0/not ok 3 rust_doctest_kernel_sync_rs_0/' \
+		>"$work/kernel.log"
+	expect_fail "a failed KUnit case fails" "KUnit: 1 failed"
+
+	fresh
+	{
+		echo "SELFTEST-BEGIN alpha"
+		echo "TAP version 13"
+		echo "1..0 # SKIP DebugFS is not mounted"
+		echo "SELFTEST-END alpha 4"
+		suite_beta
+	} | crlf >"$work/guest.log"
+	expect_fail "a suite that exits 4 fails" "alpha: skipped entirely"
+
+	fresh
+	{
+		echo "SELFTEST-BEGIN alpha"
+		echo "TAP version 13"
+		echo "1..0 # SKIP rust_debugfs_testmod.ko not found in /modules"
+		echo "SELFTEST-END alpha 4"
+		suite_beta
+	} | crlf >"$work/guest.log"
+	expect_fail "a missing test module fails" "alpha: skipped entirely: .*testmod.ko not found"
+
+	fresh
+	suite_alpha | sed -n '1,4p' | crlf >"$work/guest.log"
+	{ kernel_log | grep -v "$KMSG_END"; echo "Oops: 0000 [#1] SMP"; } >"$work/kernel.log"
+	expect_fail "a closing that Oopses: the suite is cut off" "alpha: cut off"
+	expect_fail "a closing that Oopses: the next suite did not run" "beta: did not run"
+	expect_fail "a closing that Oopses: the kernel log reports it" "kernel log: 1 report"
+
+	fresh
+	{ suite_alpha | sed '/^ok 2 /d'; suite_beta; } | crlf >"$work/guest.log"
+	expect_fail "a case missing from the plan fails" "alpha: the plan says 3, 2 cases"
+
+	fresh
+	{ suite_alpha | sed 's/^ok 2 alpha: second/ok 2 alpha: second # SKIP no device/'; suite_beta; } |
+		crlf >"$work/guest.log"
+	expect_fail "an undeclared skip fails" "alpha: 2 cases skipped"
+
+	fresh
+	{ suite_alpha | sed 's/^ok 2 /not ok 2 /'; suite_beta; } | crlf >"$work/guest.log"
+	expect_fail "a failed case fails, named" "alpha: 2 alpha: second"
+
+	fresh
+	{ suite_alpha; suite_beta; suite_beta | sed 's/beta/gamma/'; } | crlf >"$work/guest.log"
+	expect_fail "a suite that is not declared fails" "gamma ran but is not declared"
+
+	fresh
+	suite_alpha | crlf >"$work/guest.log"
+	expect_fail "a declared suite that did not run fails" "beta: did not run"
+
+	fresh
+	{
+		suite_alpha
+		printf '%s\n' "SELFTEST-BEGIN beta" "TAP version 13" "1..1" "ok 1 beta: ran" \
+			"SELFTEST-END beta 0"
+	} | crlf >"$work/guest.log"
+	expect_fail "a suite declared to skip that runs fails" "beta: declared to skip entirely"
+
+	fresh
+	kernel_log | sed 's/ok 2 rust_doctest_kernel_debugfs_rs_1/& # SKIP not here/' \
+		>"$work/kernel.log"
+	echo "kunit 3 1 2" >"$work/expect"
+	tail -n +2 < <(expectations) >>"$work/expect"
+	expect_fail "a skipped kernel::debugfs doctest does not count as passed" \
+		"1 kernel::debugfs doctests passed"
+
+	fresh
+	rm "$work/guest.log"
+	expect_fail "a missing guest log fails, and the run goes on" "no guest log"
+
+	fresh
+	rm "$work/kernel.log"
+	expect_fail "a missing kernel log fails, and the run goes on" "KUnit: no kernel log"
+
+	# The newest toolchain's root cannot be created: its checks fail by
+	# name and the run goes on.
+	: >"$RESULTS"
+	(
+		passed=0 failed=0 skipped=0
+		TOOLCHAIN=newest DEBUGFS_CACHE=$work/no-cache build_check newest "kernel crate (newest)" \
+			rust/ >/dev/null 2>&1 || true
+		check "setup: dies" die "no toolchain" >/dev/null 2>&1 || true
+		echo "$passed $failed $skipped" >"$work/counts"
+	) || echo "- - -" >"$work/counts"
+	if grep -q '^FAIL build: kernel crate (newest) (exit [^3]' "$RESULTS" &&
+		grep -q '^FAIL setup: dies' "$RESULTS" && [ "$(cat "$work/counts")" = "0 2 0" ]; then
+		result ok "a toolchain root that cannot be set up fails its checks, and the run goes on"
+	else
+		result fail "a toolchain root that cannot be set up fails its checks, and the run goes on"
+	fi
+}
+
+# harness/expect/harness declares how many cases there must be, so a plan
+# counted after the cases still catches a case that went missing.
+cases >"$work/cases"
+echo "SELFTEST-BEGIN selftest-harness"
+echo "TAP version 13"
+echo "1..$n"
+cat "$work/cases"
+echo "SELFTEST-END selftest-harness $([ "$ok" = "$n" ] && echo 0 || echo 1)"
+rm -rf "$work"

@@ -1,0 +1,291 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# The counting behind `make test`'s last line. Sourced after lib.sh, never
+# run; harness/selftest-harness.sh feeds it fake logs to prove that it fails.
+#
+# Every check, KUnit case and selftest case becomes one line of $RESULTS:
+# PASS, FAIL or SKIP and a name. What a boot must report is declared in
+# harness/expect/<boot>: anything missing, cut off, crashed, skipped without
+# being declared, or not counted exactly as declared is a FAIL with a name.
+#
+# The functions are called with `set -e` on (test.sh) and off (inside
+# `check`): every status that matters is tested explicitly, and a missing or
+# unreadable log is a named failure, never an abort.
+
+RESULTS=${RESULTS:-$LOGS/results.txt}
+passed=0
+failed=0
+skipped=0
+
+# The counters are the verdict; $RESULTS only names what they count, so a
+# write to it that fails must not end the run.
+pass() {
+	passed=$((passed + 1))
+	echo "PASS $*" >>"$RESULTS" || true
+}
+
+fail() {
+	failed=$((failed + 1))
+	echo "FAIL $*" >>"$RESULTS" || true
+	msg "FAIL: $*" || true
+}
+
+skip() {
+	skipped=$((skipped + 1))
+	echo "SKIP $*" >>"$RESULTS" || true
+}
+
+# check NAME CMD...: one PASS or FAIL for one command, whose status is
+# returned. CMD runs in a subshell, so that an `exit` in it (lib.sh's `die`)
+# ends the check and not the run.
+check() {
+	local name=$1 rc=0
+	shift
+	("$@") || rc=$?
+	if [ "$rc" = 0 ]; then
+		pass "$name"
+	else
+		fail "$name"
+	fi
+	return "$rc"
+}
+
+# build_check CONFIG LABEL TARGET...: a build check and a warnings check
+# (harness/build.sh: 0 clean, 3 warnings in our files, else not built).
+build_check() {
+	local cfg=$1 label=$2 rc=0
+	shift 2
+	bash "$REPO/harness/build.sh" "$cfg" "$@" || rc=$?
+	case $rc in
+	0) pass "build: $label"; pass "no warnings in our files: $label" ;;
+	3) pass "build: $label"; fail "no warnings in our files: $label" ;;
+	*) fail "build: $label (exit $rc; log: $LOGS/build-$cfg.log)" ;;
+	esac
+	return "$rc"
+}
+
+# verdict_line: the last line of `make test`.
+verdict_line() {
+	echo "$passed passed, $failed failed, $skipped skipped"
+}
+
+# --- kernel log -------------------------------------------------------------
+
+# What the kernel's own detectors print, anywhere in a boot. The log is the
+# kernel console, captured whole by the host (harness/boot.sh).
+REPORTS='WARNING:|BUG:|kernel BUG at|BUG [^ ]+ \((Not tainted|Tainted)|Oops|general protection'
+REPORTS+='|KASAN:|UBSAN:|KCSAN:|KFENCE:|kmemleak:.*suspected memory leak|unreferenced object'
+REPORTS+='|possible recursive locking|possible circular locking|inconsistent lock state'
+REPORTS+='|suspicious RCU usage|lock held when returning to user space'
+REPORTS+='|INFO: task .* blocked.* for more than|soft lockup|hard LOCKUP|detected stalls? on'
+REPORTS+='|workqueue: .* hogged CPU|BUG: workqueue lockup'
+REPORTS+='|sleeping function called from invalid context|refcount_t:|Kernel panic'
+REPORTS+='|cut here|Call Trace:|printk messages dropped'
+
+# The line the guest writes to /dev/kmsg last: a log without it was cut off.
+KMSG_END='rust-debugfs-guest: end of tests'
+
+# kernel_log_verdict LABEL LOG: the log is whole, and no detector reported.
+kernel_log_verdict() {
+	local label=$1 log=$2 hits rc=0
+	if [ ! -s "$log" ]; then
+		fail "$label: kernel log: missing or empty ($log)"
+		return
+	fi
+	if grep -a -q 'Linux version' "$log" && grep -a -q "$KMSG_END" "$log"; then
+		pass "$label: kernel log: captured from boot to the end of the tests"
+	else
+		fail "$label: kernel log: incomplete, from 'Linux version' to '$KMSG_END' ($log)"
+	fi
+	# Matches go to a file, then are counted: no pipe can end early and lose
+	# a status, however many lines match.
+	hits=$log.reports
+	grep -a -n -E "$REPORTS" "$log" >"$hits" || rc=$?
+	case $rc in
+	0)
+		fail "$label: kernel log: $(wc -l <"$hits") report line(s), first: $(head -c 200 "$hits")"
+		msg "Kernel reports of $label (all of them in $hits):"
+		sed -n '1,20p' "$hits" >&2
+		;;
+	1) pass "$label: kernel log: no warning, BUG, lockdep, sanitizer or hang report" ;;
+	*) fail "$label: kernel log: grep failed ($rc) on $log" ;;
+	esac
+}
+
+# --- KUnit ------------------------------------------------------------------
+
+# kunit_count SUMMARY STATUS: how many cases kunit.py's summary line gives
+# STATUS ("passed", "crashed", ...); it leaves out the statuses of none.
+kunit_count() {
+	local n
+	n=$(echo "$1" | sed -n "s/.*[ ,]$2: \([0-9]*\).*/\1/p")
+	echo "${n:-0}"
+}
+
+# kunit_verdict LABEL LOG CASES SKIPS DOCTESTS: KUnit's results in the kernel
+# log LOG must be complete (no crash, no parser error, CASES cases of which
+# SKIPS skipped) and include DOCTESTS passing kernel::debugfs doctests.
+kunit_verdict() {
+	local label="$1: KUnit" log=$2 want=$3 want_skips=$4 want_doc=$5
+	local dir input parsed rc=0 summary total p f c s e doc
+	if [ ! -r "$log" ]; then
+		fail "$label: no kernel log ($log)"
+		return
+	fi
+	dir=$(dirname "$log")
+	input=$dir/$(basename "$log" .log).kunit-input
+	parsed=$dir/$(basename "$log" .log).kunit
+	# Built-in tests run before init; what follows is not KUnit's.
+	sed -n '1,/Run .* as init process/p' "$log" >"$input"
+	python3 "$TREE/tools/testing/kunit/kunit.py" parse "$input" >"$parsed" 2>&1 || rc=$?
+	summary=$(grep -a 'Testing complete' "$parsed" | tail -n 1) || true
+	if [ -z "$summary" ]; then
+		fail "$label: no results (kunit.py parse exit $rc; $parsed)"
+		return
+	fi
+	total=$(echo "$summary" | sed -n 's/.*Ran \([0-9]*\) tests.*/\1/p')
+	p=$(kunit_count "$summary" passed)
+	f=$(kunit_count "$summary" failed)
+	c=$(kunit_count "$summary" crashed)
+	s=$(kunit_count "$summary" skipped)
+	e=$(kunit_count "$summary" errors)
+	msg "$label: ${total:-0} cases: $p passed, $f failed, $c crashed, $s skipped, $e errors"
+	passed=$((passed + p))
+	echo "PASS $label: $p cases (list: $parsed)" >>"$RESULTS"
+	if [ $((f + c)) -gt 0 ]; then
+		grep -a -E '\[(FAILED|CRASHED)\]' "$parsed" | sed -n '1,20p' >&2 || true
+		failed=$((failed + f + c))
+		echo "FAIL $label: $f failed and $c crashed cases, see $parsed" >>"$RESULTS"
+		msg "FAIL: $label: $f failed, $c crashed"
+	fi
+	[ "$e" = 0 ] || fail "$label: $e parser error(s): output cut off or malformed ($parsed)"
+	if [ "$rc" != 0 ] && [ $((f + c + e)) = 0 ]; then
+		fail "$label: kunit.py parse exit $rc with no failure counted ($parsed)"
+	fi
+	if [ "${total:-0}" != "$want" ]; then
+		fail "$label: ${total:-0} cases ran, harness/expect declares $want"
+	fi
+	if [ "$s" != "$want_skips" ]; then
+		fail "$label: $s cases skipped, harness/expect declares $want_skips"
+	fi
+	skipped=$((skipped + s))
+	[ "$s" = 0 ] || echo "SKIP $label: $s cases (declared)" >>"$RESULTS"
+	doc=$(grep -a -E '^(\[[^]]*\])?\s*ok [0-9]+ rust_doctest_kernel_debugfs' "$input" |
+		grep -a -c -v '# SKIP') || true
+	if [ "$doc" = "$want_doc" ]; then
+		pass "$label: all $want_doc kernel::debugfs doctests passed"
+	else
+		fail "$label: $doc kernel::debugfs doctests passed, harness/expect declares $want_doc"
+	fi
+}
+
+# --- selftests --------------------------------------------------------------
+
+# ktap_tally FILE: "PLAN RESULTS PASSED FAILED SKIPPED SKIP_ALL BAIL" of the
+# top-level results of one KTAP document; PLAN is - when there is none.
+ktap_tally() {
+	awk '
+		/^1\.\.[0-9]+/ {
+			plans++
+			plan = substr($1, 4) + 0
+			if ($0 ~ /# SKIP/) skip_all = 1
+		}
+		/^ok / { n++; if ($0 ~ /# SKIP/) s++; else p++ }
+		/^not ok / { n++; f++ }
+		/^Bail out!/ { bail = 1 }
+		END {
+			if (plans != 1) plan = "-"
+			printf "%s %d %d %d %d %d %d\n", plan, n, p, f, s, skip_all, bail
+		}' "$1"
+}
+
+# suite_verdict LABEL GUEST_LOG NAME CASES SKIPS: the selftest NAME ran to its
+# end with exactly CASES cases (SKIPS of them skipped); CASES "skip-all" means
+# the whole suite must skip (exit 4, plan 1..0).
+suite_verdict() {
+	local label="$1: $3" log=$2 name=$3 want=$4 want_skips=$5
+	local ktap status plan n p f s skip_all bail
+	if [ ! -r "$log" ]; then
+		fail "$label: no guest log ($log)"
+		return
+	fi
+	ktap=${log%.log}-$name.ktap
+	# The guest's tty ends lines with CR LF.
+	tr -d '\r' <"$log" | sed -n "/^SELFTEST-BEGIN $name\$/,/^SELFTEST-END $name /p" >"$ktap"
+	if [ ! -s "$ktap" ]; then
+		fail "$label: did not run (no output in $log)"
+		return
+	fi
+	status=$(sed -n "s/^SELFTEST-END $name \([0-9]*\)\$/\1/p" "$ktap")
+	read -r plan n p f s skip_all bail < <(ktap_tally "$ktap")
+	msg "$label: $n cases: $p passed, $f failed, $s skipped (exit ${status:-none}; $ktap)"
+	# Every case counts, named.
+	while IFS= read -r line; do
+		case $line in
+		"not ok "*) failed=$((failed + 1)); echo "FAIL $label: ${line#not ok }" >>"$RESULTS" ;;
+		"ok "*"# SKIP"*) skipped=$((skipped + 1)); echo "SKIP $label: ${line#ok }" >>"$RESULTS" ;;
+		"ok "*) passed=$((passed + 1)); echo "PASS $label: ${line#ok }" >>"$RESULTS" ;;
+		esac
+	done <"$ktap"
+	[ "$f" = 0 ] || grep '^not ok ' "$ktap" | sed -n '1,30p' >&2 || true
+	if [ -z "$status" ]; then
+		fail "$label: cut off: no end marker after $n cases"
+		return
+	fi
+	[ "$bail" = 0 ] || fail "$label: bailed out"
+	if [ "$want" = skip-all ]; then
+		if [ "$skip_all" = 1 ] && [ "$n" = 0 ] && [ "$status" = 4 ]; then
+			skip "$label: whole suite (declared)"
+		else
+			fail "$label: declared to skip entirely, but ran $n cases (exit $status)"
+		fi
+		return
+	fi
+	if [ "$skip_all" = 1 ] || [ "$status" = 4 ]; then
+		fail "$label: skipped entirely: $(grep -m1 '^1\.\.0' "$ktap" || echo "exit $status")"
+		return
+	fi
+	[ "$plan" = "$n" ] || fail "$label: the plan says ${plan/-/no plan}, $n cases reported"
+	[ "$n" = "$want" ] || fail "$label: $n cases, harness/expect declares $want"
+	[ "$s" = "$want_skips" ] || fail "$label: $s cases skipped, harness/expect declares $want_skips"
+	if [ "$f" = 0 ] && [ "$status" != 0 ]; then
+		fail "$label: exit status $status with no failed case"
+	elif [ "$f" != 0 ] && [ "$status" = 0 ]; then
+		fail "$label: exit status 0 with failed cases"
+	fi
+}
+
+# boot_verdict LABEL EXPECT GUEST_LOG KERNEL_LOG: everything one boot must
+# report, as declared in the file EXPECT, and a clean, whole kernel log
+# (KERNEL_LOG "-": there is none, as for the harness's own self-test):
+#   kunit CASES SKIPS DOCTESTS       KUnit's results in the kernel log
+#   suite NAME CASES SKIPS           a selftest run in the guest
+#   suite NAME skip-all              a selftest that must skip whole
+# A selftest that ran but is not declared is a failure too.
+boot_verdict() {
+	local label=$1 expect=$2 log=$3 klog=$4 kind a b c declared=" "
+	[ -f "$expect" ] || { fail "$label: no expectations file $expect"; return; }
+	if [ ! -r "$log" ]; then
+		fail "$label: no guest log ($log)"
+		log=/dev/null
+	fi
+	while read -r kind a b c _; do
+		case $kind in
+		kunit) kunit_verdict "$label" "$klog" "$a" "$b" "$c" ;;
+		suite)
+			suite_verdict "$label" "$log" "$a" "$b" "$c"
+			declared+="$a "
+			;;
+		"" | "#"*) ;;
+		*) fail "$label: unknown line '$kind $a' in $expect" ;;
+		esac
+	done <"$expect"
+	for name in $(tr -d '\r' <"$log" | sed -n 's/^SELFTEST-BEGIN \([^ ]*\)$/\1/p'); do
+		case $declared in
+		*" $name "*) ;;
+		*) fail "$label: $name ran but is not declared in $expect" ;;
+		esac
+	done
+	[ "$klog" = - ] || kernel_log_verdict "$label" "$klog"
+}
