@@ -106,13 +106,15 @@ series+=("$(make_patch "$(printf '%04d' $((number + 2)))" "samples: rust: replac
 	"Rewrite the platform and scoped DebugFS samples against the new kernel::debugfs; their module documentation shows the files and the commands that drive them." \
 	samples/rust/rust_debugfs.rs samples/rust/rust_debugfs_scoped.rs)")
 series+=("$(make_patch "$(printf '%04d' $((number + 3)))" "selftests: rust: add the kernel::debugfs selftests" \
-	"Add KTAP selftests that drive both samples and a test module with one file of every kind from user space: bad input, files dropped or their module unloaded while open, concurrency, fault injection and DebugFS disabled at boot." \
+	"Add KTAP selftests that drive both samples and a test module with one file of every kind from user space: bad input, files dropped or their module unloaded while open, concurrency, fault injection and DebugFS disabled at boot; and snippets that must not compile, one per safety rule of the API." \
 	MAINTAINERS \
 	tools/testing/selftests/rust/debugfs_helpers.sh \
 	tools/testing/selftests/rust/test_debugfs_samples.sh \
 	tools/testing/selftests/rust/test_debugfs_hostile.sh \
 	tools/testing/selftests/rust/test_debugfs_disabled.sh \
-	tools/testing/selftests/rust/debugfs_testmod)")
+	tools/testing/selftests/rust/debugfs_io.c \
+	tools/testing/selftests/rust/debugfs_testmod \
+	tools/testing/selftests/rust/debugfs_compile_fail)")
 
 msg "Series in $out; running checkpatch.pl..."
 status=0

@@ -185,8 +185,9 @@ run_bad_input() {
 	bad=$(grep -c '^not ok' "$TMP/text_wo.results")
 	grep '^not ok' "$TMP/text_wo.results" | head -n 5 >"$TMP/text_wo.failures"
 	while read -r line; do ktap_print_msg "$line"; done <"$TMP/text_wo.failures"
+	enough=$((BAD_INPUTS < 60 ? BAD_INPUTS : 60))
 	check "text_wo (Atomic<u64>, write-only): $n bad inputs refused, value intact" \
-		"$bad $([ "$n" -ge "$(( BAD_INPUTS < 60 ? BAD_INPUTS : 60 ))" ] && echo enough)" "0 enough"
+		"$bad $([ "$n" -ge "$enough" ] && echo enough)" "0 enough"
 	echo "text_wo $n" >>"$TMP/bad-input-counts"
 
 	# Each generator writes its cases to a file, fed to malformed() by
@@ -228,8 +229,10 @@ run_bad_input() {
 	# A write whose user buffer faults part-way is refused whole.
 	before=$(hex "$F/binary_rw")
 	check "binary_rw: a write from a half-unmapped buffer gives EFAULT" \
-		"$("$DIR/debugfs_io" "$F/binary_rw" pwrite-fault:0:16:8)" "pwrite-fault:0:16:8: EFAULT"
-	check "binary_rw: the faulting write leaves the value intact" "$(hex "$F/binary_rw")" "$before"
+		"$("$DIR/debugfs_io" "$F/binary_rw" pwrite-fault:0:16:8)" \
+		"pwrite-fault:0:16:8: EFAULT"
+	check "binary_rw: the faulting write leaves the value intact" \
+		"$(hex "$F/binary_rw")" "$before"
 
 	# The valid forms still work after all that.
 	check "text_rw: valid negative" "$(write_at "$F/text_rw" 0 '-12'; cat "$F/text_rw")" "OK
@@ -308,8 +311,8 @@ run_text_reads() {
 	# descriptor too.
 	write_at "$F/empty_rw" 0 'set 0' >/dev/null
 	check "empty_rw: empty, then the new text through one descriptor" \
-		"$("$DIR/debugfs_io" "$F/empty_rw" read:64 "echo:$F/empty_rw:set 5" pread:64:0 read:64 |
-			tr '\n' '|')" \
+		"$("$DIR/debugfs_io" "$F/empty_rw" read:64 "echo:$F/empty_rw:set 5" pread:64:0 \
+			read:64 | tr '\n' '|')" \
 		"read:64: 0 |echo:$F/empty_rw:set 5: 5|pread:64:0: 2 5\n|read:64: 2 5\n|"
 	check "empty_rw: a read past the end of a whole read renders afresh" \
 		"$("$DIR/debugfs_io" "$F/empty_rw" read:64 "echo:$F/empty_rw:set 123" pread:64:3 |
