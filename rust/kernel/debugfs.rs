@@ -131,21 +131,30 @@ pub use traits::{
 /// The directory is removed when the last [`Dir`] for it is dropped and every [`File`],
 /// [`Scope`] or subdirectory created in it is gone too.
 ///
+/// With `CONFIG_DEBUG_FS=n` a [`Dir`] is zero-sized.
+///
 /// # Invariants
 ///
-/// If the field is `Some`, the `Entry` in it is live.
+/// If `entry` is `Some`, the `Entry` in it is live.
 #[derive(Clone)]
-pub struct Dir(Option<Arc<Entry<'static>>>);
+pub struct Dir {
+    // Compiled out without DebugFS, as upstream does, where it could only ever be `None`.
+    #[cfg(CONFIG_DEBUG_FS)]
+    entry: Option<Arc<Entry<'static>>>,
+}
+
+#[cfg(not(CONFIG_DEBUG_FS))]
+const _: () = assert!(core::mem::size_of::<Dir>() == 0);
 
 /// Creates the entry of a directory named `name` in `parent`, or at the DebugFS root if `parent`
 /// is `None`.
 ///
 /// A directory whose parent could not be created is not created either.
 fn dir_entry(name: &CStr, parent: Option<&Dir>) -> Entry<'static> {
-    match parent {
+    match parent.map(Dir::entry) {
         None => Entry::dir(name, None),
-        Some(Dir(Some(parent))) => Entry::dir(name, Some(parent.clone())),
-        Some(Dir(None)) => Entry::empty(),
+        Some(Some(parent)) => Entry::dir(name, Some(parent.clone())),
+        Some(None) => Entry::empty(),
     }
 }
 
@@ -154,12 +163,36 @@ impl Dir {
         let entry = dir_entry(name, parent);
         if !entry.is_live() {
             // INVARIANT: `None`.
-            return Self(None);
+            return Self::from_entry(None);
         }
         // If the allocation fails, `entry` is dropped and the directory removed again: a `Dir`
         // that has no handle to it must not leave anything behind.
         // INVARIANT: `entry` is live.
-        Self(Arc::new(entry, GFP_KERNEL).ok())
+        Self::from_entry(Arc::new(entry, GFP_KERNEL).ok())
+    }
+
+    /// Wraps the entry of a directory, which must be live if it is `Some`.
+    #[cfg(CONFIG_DEBUG_FS)]
+    fn from_entry(entry: Option<Arc<Entry<'static>>>) -> Self {
+        Self { entry }
+    }
+
+    /// Without DebugFS no entry is ever live: there is nothing to keep.
+    #[cfg(not(CONFIG_DEBUG_FS))]
+    fn from_entry(_entry: Option<Arc<Entry<'static>>>) -> Self {
+        Self {}
+    }
+
+    /// The entry of this directory, if DebugFS created it.
+    #[cfg(CONFIG_DEBUG_FS)]
+    fn entry(&self) -> Option<&Arc<Entry<'static>>> {
+        self.entry.as_ref()
+    }
+
+    /// Without DebugFS there is never an entry.
+    #[cfg(not(CONFIG_DEBUG_FS))]
+    fn entry(&self) -> Option<&Arc<Entry<'static>>> {
+        None
     }
 
     /// Creates a directory at the root of DebugFS.
@@ -169,10 +202,11 @@ impl Dir {
     /// ```
     /// # use kernel::debugfs::Dir;
     /// // `/sys/kernel/debug/example_new/`, removed when the last clone is dropped.
-    /// let dir = Dir::new(c"example_new");
-    /// let same = dir.clone();
-    /// drop(dir);
-    /// // `same` still names the directory, and files can still be made in it.
+    /// let same = {
+    ///     let dir = Dir::new(c"example_new");
+    ///     dir.clone()
+    /// };
+    /// // `dir` is gone, but `same` still names the directory, and files can still be made in it.
     /// let file = KBox::pin_init(same.read_only_file(c"answer", 42u32), GFP_KERNEL)?;
     /// assert_eq!(**file, 42);
     /// # Ok::<(), Error>(())
@@ -189,11 +223,12 @@ impl Dir {
     ///
     /// ```
     /// # use kernel::debugfs::Dir;
-    /// let parent = Dir::new(c"example_subdir");
     /// // `/sys/kernel/debug/example_subdir/child/`.
-    /// let child = parent.subdir(c"child");
+    /// let child = {
+    ///     let parent = Dir::new(c"example_subdir");
+    ///     parent.subdir(c"child")
+    /// };
     /// // The parent stays until the child is gone, so the file's path stays valid.
-    /// drop(parent);
     /// let file = KBox::pin_init(child.read_only_file(c"depth", 2u8), GFP_KERNEL)?;
     /// assert_eq!(**file, 2);
     /// # Ok::<(), Error>(())
@@ -212,7 +247,7 @@ impl Dir {
     where
         T: Sync + 'static,
     {
-        let scope = Scope::new(data, move |data| match &self.0 {
+        let scope = Scope::new(data, move |data| match self.entry() {
             // SAFETY: `data` is the pinned data of the `Scope` under construction, which drops
             // the returned entry before the data.
             Some(parent) => unsafe { Entry::file(name, parent.clone(), data, file_ops) },
