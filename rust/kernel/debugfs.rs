@@ -85,6 +85,76 @@
 //! # Ok::<(), Error>(())
 //! ```
 //!
+//! # Design
+//!
+//! **One word of private data.** A file's inode holds a single pointer, `i_private`, to the
+//! `T` the file shows, as in C. There is no boxed trait object and no side table: everything
+//! else a file needs is known from its type.
+//!
+//! **A `file_operations` per type, built at compile time.** Each data type that backs a file,
+//! and each callback, gets its own `struct file_operations`, an associated `const` of a generic
+//! type, filled with generic `extern "C"` functions. Monomorphization emits one table per type
+//! into the `.rodata` of the module that creates the file; creating a file allocates nothing
+//! beyond the dentry and inode C DebugFS allocates.
+//!
+//! **Callbacks are types, not values.** The `*_callback_file` methods take `&'static F` and never
+//! store it: the table is built for `F` itself, and when the file is read, the code conjures the
+//! closure back from its type. That is only possible for zero-sized types (a function item or a
+//! closure that captures nothing), which is checked at compile time; a capturing closure or a
+//! function pointer is rejected. Two more conditions make the conjuring sound. `F` must be
+//! inhabited, since making up a value of a type that has none is undefined behaviour: holding a
+//! `&'static F` proves a value existed. And `F` must be [`Copy`]: a zero-sized type that cannot
+//! be copied may be a token whose existence means something (a proof that a lock is held, say),
+//! which must not be forged, while a value that is freely copied has no identity to forge.
+//!
+//! **Files never outlive their data.** [`File`] and [`Scope`] own the data they show and, on
+//! drop, remove their dentries first and drop the data after (their fields are declared in that
+//! order, and the order is load-bearing). Removal waits for file operations that are running, and
+//! a file that is still open afterwards answers `EIO`. Files made in a [`ScopedDir`] borrow parts
+//! of their scope's data, with lifetimes that keep them inside the scope; the data must be owned
+//! (`T: 'static`), so that even a leaked scope cannot leave a file on freed memory.
+//!
+//! **Parents outlive children.** Every entry that owns a dentry keeps its parent directory alive
+//! with an [`Arc`], so a [`Dir`] is removed only once it and everything created in it are gone,
+//! whatever order the handles are dropped in.
+//!
+//! **Owner-less tables and the module pin.** The tables have no `owner`: generic code in the
+//! `kernel` crate cannot name the `THIS_MODULE` of the module that instantiates it. Instead,
+//! DebugFS pins the module that holds the operations of an open file (a patch to
+//! `fs/debugfs/file.c` that comes with this code), so `rmmod` refuses to unload a module while
+//! one of its files is open, as for a C module that sets `owner`, and closing a file never runs
+//! code that is gone. Like `owner`, the pin does not hold against a forced unload or a module
+//! whose init fails after it created files.
+//!
+//! **No allocation while rendering.** A [`Writer`] or callback may run under a spinlock or in an
+//! RCU read-side section, as a `seq_file` `show` may: the text is rendered into a buffer that
+//! exists before the rendering starts, and text that outgrows it is rendered again into a larger
+//! one. Reading a short value whole, as `cat` does, allocates nothing at all.
+//!
+//! # Differences from upstream
+//!
+//! The API is that of Linux 7.3's `kernel::debugfs`, with these differences a user can see:
+//!
+//! - [`Dir::scope`] and [`Scope::dir`] require owned data (`T: 'static`); upstream's `T: 'a`
+//!   lets a leaked scope keep files on freed memory.
+//! - Integers written to [`Atomic`](crate::sync::atomic::Atomic) files parse like C's
+//!   `debugfs_create_u32()` and friends (`kstrtoull`/`kstrtoll` with base 0: decimal, `0x` hex,
+//!   leading-`0` octal), with `ERANGE` for values out of range; `bool` parses like
+//!   `kstrtobool`. Upstream parses with [`FromStr`](core::str::FromStr): decimal only, and
+//!   `EINVAL` for everything. [`Reader`] is implemented for `Atomic` of the integer types and
+//!   `bool` (and the `core::sync::atomic` integers), not for every `AtomicType`.
+//!   [`Mutex`](crate::sync::Mutex) values still parse with `FromStr`.
+//! - A text write at a non-zero offset fails with `EINVAL`; upstream ignores the offset.
+//! - A binary write that does not fit at its offset fails whole with `EFBIG`, and any failed
+//!   binary write, `EFAULT` included, leaves the value as it was; upstream writes the part that
+//!   fits.
+//! - A [`Writer`] error fails the `read(2)` with `EINVAL`; upstream drops the error.
+//! - Children of a directory that could not be created are not created; upstream creates them
+//!   at the DebugFS root.
+//! - Callbacks must be [`Copy`] as well as zero-sized.
+//! - A module cannot be unloaded while one of its files is open (with the `fs/debugfs` patch
+//!   above); upstream's close then runs in freed memory.
+//!
 //! C header: [`include/linux/debugfs.h`](srctree/include/linux/debugfs.h)
 //!
 //! Reference: <https://docs.kernel.org/filesystems/debugfs.html>

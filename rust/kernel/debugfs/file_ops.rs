@@ -17,10 +17,12 @@
 //! the module that instantiates it. The module that holds a table is pinned instead by DebugFS
 //! itself, which takes a reference on it while a file with owner-less operations is open
 //! (`debugfs_real_fops_get()` in `fs/debugfs/file.c`, added by this project's patch
-//! `debugfs: pin the module of owner-less file operations`). So a module cannot be unloaded
-//! while one of its files is open, just like a C module that sets `owner`, and closing a file
-//! never runs code or reads a table that is gone. Built-in users need no reference: their tables
-//! are in the kernel image, which is never unloaded.
+//! `debugfs: pin the module of owner-less file operations`). So `rmmod` refuses to unload a
+//! module while one of its files is open, just as for a C module that sets `owner`, and closing
+//! a file never runs code or reads a table that is gone. The pin has the limits of `owner`: a
+//! module whose init fails after it created files, or a forced unload
+//! (`CONFIG_MODULE_FORCE_UNLOAD`), frees the module regardless. Built-in users need no
+//! reference: their tables are in the kernel image, which is never unloaded.
 
 use super::{
     text_read,
