@@ -137,13 +137,14 @@
 //!
 //! - [`Dir::scope`] and [`Scope::dir`] require owned data (`T: 'static`); upstream's `T: 'a`
 //!   lets a leaked scope keep files on freed memory.
-//! - Integers written to [`Atomic`](crate::sync::atomic::Atomic) files parse like C's
-//!   `debugfs_create_u32()` and friends (`kstrtoull`/`kstrtoll` with base 0: decimal, `0x` hex,
-//!   leading-`0` octal), with `ERANGE` for values out of range; `bool` parses like
-//!   `kstrtobool`. Upstream parses with [`FromStr`](core::str::FromStr): decimal only, and
-//!   `EINVAL` for everything. [`Reader`] is implemented for `Atomic` of the integer types and
-//!   `bool` (and the `core::sync::atomic` integers), not for every `AtomicType`.
-//!   [`Mutex`](crate::sync::Mutex) values still parse with `FromStr`.
+//! - Integers written to files parse like C's `debugfs_create_u32()` and friends
+//!   (`kstrtoull`/`kstrtoll` with base 0: decimal, `0x` hex, leading-`0` octal), with `ERANGE`
+//!   for values out of range, and `bool` like `kstrtobool`, in an
+//!   [`Atomic`](crate::sync::atomic::Atomic) and in a [`Mutex`](crate::sync::Mutex) alike.
+//!   Upstream parses with [`FromStr`](core::str::FromStr): decimal only, and `EINVAL` for
+//!   everything. Other types still parse with `FromStr`. The value type must be `'static`
+//!   (upstream: any `AtomicType` or `FromStr` type), and the `core::sync::atomic` integers are
+//!   readable too.
 //! - A text write at a non-zero offset fails with `EINVAL`; upstream ignores the offset.
 //! - A binary write that does not fit at its offset fails whole with `EFBIG`, and any failed
 //!   binary write, `EFAULT` included, leaves the value as it was; upstream writes the part that

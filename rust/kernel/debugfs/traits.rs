@@ -10,7 +10,9 @@
 //! Text input follows the C DebugFS attribute files: integers are parsed by `kstrtoull` and
 //! `kstrtoll` with base 0 (decimal, `0x` hexadecimal, leading-`0` octal, an optional trailing
 //! newline), booleans by `kstrtobool`. Malformed input fails with `EINVAL` and out-of-range
-//! numbers with `ERANGE`; in both cases the value is left as it was.
+//! numbers with `ERANGE`; in both cases the value is left as it was. This holds wherever an
+//! integer or `bool` is parsed: in an [`Atomic`], a `core::sync::atomic` integer or a [`Mutex`].
+//! Values of other types, such as a driver's own [`AtomicType`] enum, parse with [`FromStr`].
 
 use crate::{
     alloc::{
@@ -30,6 +32,8 @@ use crate::{
     sync::{
         atomic::{
             Atomic,
+            AtomicBasicOps,
+            AtomicType,
             Relaxed, //
         },
         Arc,
@@ -41,6 +45,7 @@ use crate::{
     }, //
 };
 use core::{
+    any::Any,
     str::FromStr,
     sync::atomic as core_atomic, //
 };
@@ -130,19 +135,44 @@ impl ParseLikeC for bool {
     }
 }
 
-/// Implements [`Reader`] for [`Atomic`] of each listed value type.
-macro_rules! impl_reader_for_atomics {
-    ($($value:ty),* $(,)?) => {$(
-        impl Reader for Atomic<$value> {
-            fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result {
-                self.store(parse_text(reader, <$value>::parse_like_c)?, Relaxed);
-                Ok(())
+/// Parses the text of one write into a `T`.
+///
+/// The integer types and `bool` parse exactly as C DebugFS parses them ([`ParseLikeC`]); any
+/// other type parses with [`FromStr`]: the text must be UTF-8, one trailing newline (as `echo`
+/// adds) is dropped, and every parse error is `EINVAL`. The choice is made per type at compile
+/// time, by asking whether `T` is one of those types.
+fn parse_value<T: FromStr + 'static>(text: &CStr) -> Result<T> {
+    let mut parsed: Option<T> = None;
+    let slot: &mut dyn Any = &mut parsed;
+    macro_rules! parse_like_c_if {
+        ($($ty:ty),*) => {$(
+            if let Some(slot) = slot.downcast_mut::<Option<$ty>>() {
+                *slot = Some(<$ty>::parse_like_c(text)?);
             }
+        )*};
+    }
+    parse_like_c_if!(bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+    match parsed {
+        Some(value) => Ok(value),
+        None => {
+            let text = text.to_str().map_err(|_| EINVAL)?;
+            let text = text.strip_suffix('\n').unwrap_or(text);
+            text.parse::<T>().map_err(|_| EINVAL)
         }
-    )*};
+    }
 }
 
-impl_reader_for_atomics!(bool, i8, i16, i32, i64, isize, u32, u64, usize);
+/// Integers and `bool` parse like C DebugFS parses them (see the module documentation); any other
+/// type, such as a driver's own [`AtomicType`] enum, with [`FromStr`].
+impl<T: AtomicType + FromStr + 'static> Reader for Atomic<T>
+where
+    T::Repr: AtomicBasicOps,
+{
+    fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result {
+        self.store(parse_text(reader, parse_value::<T>)?, Relaxed);
+        Ok(())
+    }
+}
 
 /// Implements [`Reader`] for each listed `core` atomic, holding the given value type.
 macro_rules! impl_reader_for_core_atomics {
@@ -171,15 +201,11 @@ impl_reader_for_core_atomics!(
     usize => AtomicUsize,
 );
 
-/// Parses with [`FromStr`], for any type that has it: the text must be UTF-8, and one trailing
-/// newline (as `echo` adds) is dropped. Any parse error is reported as `EINVAL`.
-impl<T: FromStr + Unpin> Reader for Mutex<T> {
+/// Integers and `bool` parse like C DebugFS parses them (see the module documentation); any other
+/// type with [`FromStr`].
+impl<T: FromStr + Unpin + 'static> Reader for Mutex<T> {
     fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result {
-        let value = parse_text(reader, |text| {
-            let text = text.to_str().map_err(|_| EINVAL)?;
-            let text = text.strip_suffix('\n').unwrap_or(text);
-            text.parse::<T>().map_err(|_| EINVAL)
-        })?;
+        let value = parse_text(reader, parse_value::<T>)?;
         *self.lock() = value;
         Ok(())
     }

@@ -207,18 +207,23 @@ run_bad_input() {
 	malformed "i8_rw (core AtomicI8)" "$F/i8_rw" "$F/i8_rw" <"$TMP/cases.i8"
 	bool_cases >"$TMP/cases.bool"
 	malformed "bool_rw (Atomic<bool>)" "$F/bool_rw" "$F/bool_rw" <"$TMP/cases.bool"
-	{ not_numbers
-	  for s in 9223372036854775808 -9223372036854775809 0x10 0o10 '\0405' '\040'; do
-		echo "EINVAL 0 $s"
+	{ not_numbers; c_only_invalid
+	  for s in 9223372036854775808 -9223372036854775809 0x8000000000000000; do
+		echo "ERANGE 0 $s"
 	  done; } >"$TMP/cases.mutex"
-	malformed "mutex_rw (Mutex<i64>, FromStr)" "$F/mutex_rw" "$F/mutex_rw" <"$TMP/cases.mutex"
+	malformed "mutex_rw (Mutex<i64>)" "$F/mutex_rw" "$F/mutex_rw" <"$TMP/cases.mutex"
+	# A driver's own AtomicType parses with FromStr.
+	for s in '\n' medium Low LOW 'low\n\n' '\040low' 'low\040' 1 '\377' 'lo\000w' off.; do
+		echo "EINVAL 0 $s"
+	done >"$TMP/cases.level"
+	malformed "level_rw (Atomic<Level>)" "$F/level_rw" "$F/level_rw" <"$TMP/cases.level"
 	binary_cases >"$TMP/cases.binary"
 	malformed "binary_rw (Mutex<[u8; 16]>)" "$F/binary_rw" "$F/binary_rw" <"$TMP/cases.binary"
 	callback_cases >"$TMP/cases.callback"
 	malformed "callback_rw" "$F/callback_rw" "$F/callback_rw" <"$TMP/cases.callback"
 
 	for name in "text_rw (i32)" "u8_rw (core AtomicU8)" "i8_rw (core AtomicI8)" \
-		"bool_rw (Atomic<bool>)" "mutex_rw (Mutex<i64>, FromStr)" \
+		"bool_rw (Atomic<bool>)" "mutex_rw (Mutex<i64>)" \
 		"binary_rw (Mutex<[u8; 16]>)" callback_rw; do
 		n=$(grep -F "$name " "$TMP/bad-input-counts" | awk '{ print $NF }')
 		[ "$BAD_INPUTS" -lt 60 ] && continue
@@ -241,6 +246,13 @@ run_bad_input() {
 true"
 	check "mutex_rw: valid" "$(write_at "$F/mutex_rw" 0 '-9000\n'; cat "$F/mutex_rw")" "OK
 -9000"
+	check "mutex_rw: hex, as C parses it" \
+		"$(write_at "$F/mutex_rw" 0 '0x10'; cat "$F/mutex_rw")" "OK
+16"
+	check "level_rw: a driver's AtomicType from text" \
+		"$(cat "$F/level_rw"; write_at "$F/level_rw" 0 'high\n'; cat "$F/level_rw")" "Low
+OK
+High"
 	check "callback_rw: valid" \
 		"$(write_at "$F/callback_rw" 0 'set 9'; cat "$F/callback_rw")" "OK
 cb=9"

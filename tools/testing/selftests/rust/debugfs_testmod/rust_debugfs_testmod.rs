@@ -11,6 +11,7 @@
 //! rust_debugfs_testmod/
 //!   files/                 every kind of file; dropped and recreated through control/
 //!     text_ro text_rw text_wo bool_rw i8_rw u8_rw mutex_rw
+//!     level_rw                      a driver's own AtomicType enum, parsed with FromStr
 //!     callback_ro callback_rw callback_wo
 //!     slow_ro                       a read blocks until control/drop has begun
 //!     ticket_ro ticket_long_ro      every rendering shows the next number
@@ -35,9 +36,12 @@
 //! ```text
 //! ```
 
-use core::sync::atomic::{
-    AtomicI8,
-    AtomicU8, //
+use core::{
+    str::FromStr,
+    sync::atomic::{
+        AtomicI8,
+        AtomicU8, //
+    }, //
 };
 use kernel::{
     debugfs::{
@@ -53,6 +57,7 @@ use kernel::{
     sync::{
         atomic::{
             Atomic,
+            AtomicType,
             Relaxed, //
         },
         Mutex,
@@ -100,6 +105,34 @@ const BLOB_LEN: usize = 16;
 /// Lines of `spinlocked_ro`, 16 bytes each: 16 KiB of text, far more than fits on the stack.
 const SPINLOCKED_LINES: u32 = 1024;
 
+/// `level_rw`: an atomic enum of the driver's own, shown with `Debug` and parsed with `FromStr`.
+#[derive(Clone, Copy, Debug)]
+#[repr(i32)]
+enum Level {
+    Off = 0,
+    Low = 1,
+    High = 2,
+}
+
+// SAFETY: `#[repr(i32)]` gives `Level` the size and alignment of `i32`, and every `Level` is an
+// `i32` that converts back to the same `Level`.
+unsafe impl AtomicType for Level {
+    type Repr = i32;
+}
+
+impl FromStr for Level {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "off" => Ok(Level::Off),
+            "low" => Ok(Level::Low),
+            "high" => Ok(Level::High),
+            _ => Err(EINVAL),
+        }
+    }
+}
+
 /// The data of `files/scope/`.
 #[pin_data]
 struct ScopeData {
@@ -125,6 +158,8 @@ struct Files {
     u8_rw: File<AtomicU8>,
     #[pin]
     mutex_rw: File<Mutex<i64>>,
+    #[pin]
+    level_rw: File<Atomic<Level>>,
     #[pin]
     callback_ro: File<Atomic<u32>>,
     #[pin]
@@ -263,6 +298,7 @@ impl Files {
             i8_rw <- dir.read_write_file(c"i8_rw", AtomicI8::new(0)),
             u8_rw <- dir.read_write_file(c"u8_rw", AtomicU8::new(0)),
             mutex_rw <- dir.read_write_file(c"mutex_rw", new_mutex!(0i64)),
+            level_rw <- dir.read_write_file(c"level_rw", Atomic::new(Level::Low)),
             callback_ro <- dir.read_callback_file(c"callback_ro", Atomic::new(7), &|v, f| {
                 writeln!(f, "value: {}", v.load(Relaxed))
             }),
