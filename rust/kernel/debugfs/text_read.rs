@@ -51,6 +51,9 @@ use crate::{
 /// Integers (at most 20 digits, a sign and a newline) and small structures fit.
 const STACK_TEXT: usize = 128;
 
+/// The longest text a file renders: 1 GiB. Longer text fails the read with `ENOMEM`.
+const TEXT_MAX: usize = 1 << 30;
+
 /// One rendering of a file's text, kept by an open file that is read in pieces.
 ///
 /// `None` until the first rendering, and after a rendering that failed. The mutex serialises
@@ -156,6 +159,7 @@ impl<'a> OpenText<'a> {
         let heap = match stack.get(..len) {
             Some(bytes) if *pos == 0 && len <= out.len() => {
                 self.deliver(bytes, out, seen)?;
+                // CAST: `len <= out.len() <= MAX_RW_COUNT`, which fits.
                 *pos = len as Offset;
                 return Ok(len);
             }
@@ -305,6 +309,10 @@ fn render(text: fmt::Arguments<'_>, buf: &mut [u8]) -> Result<usize> {
 /// since it was measured), it is rendered again into a buffer at least twice as large.
 fn render_to_vec(text: fmt::Arguments<'_>, mut len: usize) -> Result<KVVec<u8>> {
     loop {
+        // Past this, `kvmalloc` would warn; no DebugFS text is that long.
+        if len > TEXT_MAX {
+            return Err(ENOMEM);
+        }
         let mut heap = KVVec::new();
         heap.resize(len, 0, GFP_KERNEL)?;
         let needed = render(text, &mut heap)?;
