@@ -105,3 +105,20 @@ prepare_test_kernel() {
 	done
 	bash "$REPO/harness/build.sh" test bzImage modules || [ $? = 3 ]
 }
+
+# Extracts, once, the base tree's own versions of the files we replace, and
+# prints where they are: $CACHE/src/pristine.
+pristine_tree() {
+	local pristine=$CACHE/src/pristine debs
+	if [ ! -f "$pristine/MAINTAINERS" ]; then
+		rm -rf "$pristine" "$pristine.tmp"
+		msg "Extracting the base tree's own kernel::debugfs and samples (once)..." >&2
+		mkdir -p "$pristine.tmp"
+		debs=("$CACHE"/dl/"$BASE_PACKAGE"_*.deb)
+		dpkg-deb --fsys-tarfile "${debs[0]}" | tar -x -O "./usr/src/$BASE_PACKAGE.tar.xz" |
+			tar -xJ -C "$pristine.tmp" --strip-components=1 --wildcards \
+				'*/rust/kernel/debugfs*' '*/samples/rust/rust_debugfs*' '*/MAINTAINERS'
+		mv "$pristine.tmp" "$pristine"
+	fi
+	echo "$pristine"
+}

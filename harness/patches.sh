@@ -16,21 +16,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 out=$CACHE/patches
-pristine=$CACHE/src/pristine
 bash "$REPO/harness/overlay.sh" >/dev/null
 
-# The base tree's own versions of what we replace, extracted once.
-if [ ! -f "$pristine/MAINTAINERS" ]; then
-	rm -rf "$pristine"
-	msg "Extracting the base tree's own kernel::debugfs and samples (once)..."
-	mkdir -p "$pristine.tmp"
-	deb=$(ls "$CACHE"/dl/"$BASE_PACKAGE"_*.deb | head -n1)
-	dpkg-deb --fsys-tarfile "$deb" | tar -x -O ./usr/src/linux-source-7.3.tar.xz |
-		tar -xJ -C "$pristine.tmp" --strip-components=1 --wildcards \
-			'*/rust/kernel/debugfs*' '*/samples/rust/rust_debugfs*' '*/MAINTAINERS'
-	mv "$pristine.tmp" "$pristine"
-fi
-
+pristine=$(pristine_tree)
 rm -rf "$out"
 mkdir -p "$out/a" "$out/b"
 author=$(git -C "$REPO" log -1 --format='%an <%ae>')

@@ -102,7 +102,23 @@ fi
 # The selftests' helper for system calls a shell cannot make.
 check "build: selftest helper debugfs_io" in_chroot gcc -O2 -static -Wall \
 	-o /cache/build/debugfs_io /repo/tools/testing/selftests/rust/debugfs_io.c || true
+# upstream_samples: upstream 7.3's own two DebugFS samples, taken from the
+# pristine base tree, built as external modules against our kernel::debugfs.
+upstream_samples() {
+	local dir=$CACHE/build/test/upstream-samples pristine
+	pristine=$(pristine_tree) || return 1
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp "$pristine"/samples/rust/rust_debugfs.rs "$pristine"/samples/rust/rust_debugfs_scoped.rs \
+		"$dir/" || return 1
+	echo "obj-m += rust_debugfs.o rust_debugfs_scoped.o" >"$dir/Kbuild"
+	in_chroot make -C /cache/src/linux O=/cache/build/test LLVM=1 -j"$JOBS" \
+		M=/cache/build/test/upstream-samples modules >"$LOGS/build-upstream-samples.log" 2>&1
+}
+
 if [ "$kernel_ok" = yes ]; then
+	check "build: upstream 7.3's own samples against our kernel::debugfs" upstream_samples ||
+		true
 	# The safety rules: snippets that must not compile, each with a twin that must.
 	bash "$H/compile-fail.sh" >"$LOGS/compile-fail.log" 2>&1 || true
 	boot_verdict "safety rules" "$EXPECT/compile-fail" "$LOGS/compile-fail.log" -
