@@ -47,11 +47,12 @@ unsafe trait Adapter {
 /// The callbacks of `FileOps<A>` read `i_private` as a `*const A`; by the [`Adapter`] contract
 /// that is the same pointer as a `*const A::Inner` to the same data.
 const fn adapt<A: Adapter>(file_ops: &'static FileOps<A>) -> &'static FileOps<A::Inner> {
+    const { assert!(FileOps::<A>::same_layout_as::<A::Inner>()) };
     // SAFETY: `FileOps` is `#[repr(C)]` and its type parameter only appears in a `PhantomData`
     // (a zero-sized field with alignment 1 for every type), so `FileOps<A>` and
-    // `FileOps<A::Inner>` have the same fields at the same offsets: the cast keeps size, alignment
-    // and validity. The callbacks stay sound: a pointer to a live `A::Inner` is a pointer to a
-    // live `A` (`Adapter` contract).
+    // `FileOps<A::Inner>` have the same fields at the same offsets (also checked just above): the
+    // cast keeps size, alignment and validity. The callbacks stay sound: a pointer to a live
+    // `A::Inner` is a pointer to a live `A` (`Adapter` contract).
     unsafe { &*core::ptr::from_ref(file_ops).cast::<FileOps<A::Inner>>() }
 }
 

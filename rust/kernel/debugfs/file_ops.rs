@@ -136,6 +136,23 @@ impl<T> FileOps<T> {
         }
     }
 
+    /// Whether a `FileOps<U>` has the same layout as this one, field by field.
+    ///
+    /// Always true, by `#[repr(C)]`; [`super::callback_adapters`] checks it at compile time before
+    /// it serves files of one type with another type's table, so that the reuse cannot silently
+    /// outlive the attribute.
+    pub(crate) const fn same_layout_as<U>() -> bool {
+        use core::mem::{
+            align_of,
+            offset_of,
+            size_of, //
+        };
+        size_of::<Self>() == size_of::<FileOps<U>>()
+            && align_of::<Self>() == align_of::<FileOps<U>>()
+            && offset_of!(Self, operations) == offset_of!(FileOps<U>, operations)
+            && offset_of!(Self, mode) == offset_of!(FileOps<U>, mode)
+    }
+
     /// The mode to create files with.
     // Only `Entry` reads the table, and only if DebugFS is compiled in.
     #[cfg_attr(not(CONFIG_DEBUG_FS), expect(dead_code))]
