@@ -4,13 +4,16 @@
 # `make test`: everything, from a bare machine to one verdict.
 #
 #   setup     toolchain roots, base tree, overlay, every configuration
-#   build     test and debug kernels with clippy, DEBUG_FS=n rust/, and our
-#             code with the newest Debian rustc and clippy
+#   build     test and debug kernels with clippy, DEBUG_FS=n rust/, the test
+#             kernel with randomised Rust layouts, our code with the newest
+#             Debian rustc and clippy, upstream's samples, and the snippets
+#             that must not compile
 #   lint      warnings in our files, rustfmtcheck and rustdoc (minimum and
 #             newest rustc), checkpatch.pl
 #   boot      KUnit (Rust doctests included) and the selftests: the test
-#             kernel, the test kernel with debugfs=off, the debug kernel;
-#             the kernel log of each boot is scanned for reports
+#             kernel, the test kernel with debugfs=off, the randomised test
+#             kernel, the debug kernel; the kernel log of each boot is
+#             scanned for reports
 #
 # Every KUnit case, every selftest case and every check above counts in the
 # last line, "N passed, M failed, K skipped"; what each boot must report is
@@ -20,7 +23,7 @@
 # whatever happens.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n "3,19p" "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
 	exit 0
 fi
 # Until the counting below is in place, an exit is a run that could not start.
@@ -63,7 +66,7 @@ stage_end() {
 # --- setup ------------------------------------------------------------
 stage setup
 for step in "chroot.sh" "source.sh" "overlay.sh" "config.sh test" "config.sh nodebugfs" \
-	"config.sh debug"; do
+	"config.sh debug" "config.sh random test"; do
 	# shellcheck disable=SC2086 # step carries its argument.
 	if ! bash $H/$step; then
 		fail "setup: $step (nothing could be tested)"
@@ -124,6 +127,20 @@ if [ "$kernel_ok" = yes ]; then
 	boot_verdict "safety rules" "$EXPECT/compile-fail" "$LOGS/compile-fail.log" -
 fi
 build_check nodebugfs "kernel crate and doctests (DEBUG_FS=n)" rust/ || true
+# The test kernel again with the fields of every repr(Rust) type shuffled, so
+# that no code comes to rely on a layout Rust does not guarantee. rustc seeds
+# the shuffle per type definition, not per instantiation of a generic type:
+# the callback tables' reuse of one instantiation for another is guarded at
+# compile time instead (FileOps::same_layout_as).
+RANDOM_LAYOUT=KRUSTFLAGS=-Zrandomize-layout
+random_ok=yes
+build_check random "test kernel with randomised Rust layouts" "$RANDOM_LAYOUT" bzImage modules ||
+	[ $? = 3 ] || random_ok=no
+if [ "$random_ok" = yes ]; then
+	# shellcheck disable=SC2046
+	build_check random "selftest module (randomised layouts)" "$RANDOM_LAYOUT" \
+		$(testmod random) || true
+fi
 debug_ok=yes
 build_check debug "debug kernel (KASAN, lockdep, kmemleak, UBSAN, failslab)" bzImage modules ||
 	[ $? = 3 ] || debug_ok=no
@@ -218,6 +235,11 @@ if [ "$kernel_ok" = yes ]; then
 	boot_and_count test "test kernel, debugfs=off" debugfs-off-boot debugfs=off kunit.enable=0
 else
 	fail "boot: skipped, the test kernel did not build"
+fi
+if [ "$random_ok" = yes ]; then
+	boot_and_count random "test kernel, randomised layouts" random-boot DURATION=5 CHURN=300
+else
+	fail "boot: skipped, the randomised test kernel did not build"
 fi
 if [ "$debug_ok" = yes ]; then
 	# Every error path of the bad-input phase is already taken by its first
