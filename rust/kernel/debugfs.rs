@@ -671,6 +671,35 @@ impl Dir {
 /// - Every file in the tree of `entry` shows `data` or a part of it (or data that is never
 ///   freed), and `data` does not move while the scope exists (it is pinned).
 /// - `entry` is removed before `data` is dropped: fields drop in declaration order.
+///
+/// # Examples
+///
+/// A device's statistics, in a directory of their own that goes away with them:
+///
+/// ```
+/// use kernel::debugfs::{Dir, Scope};
+/// use kernel::sync::atomic::{Atomic, Relaxed};
+///
+/// struct Stats {
+///     rx: Atomic<u64>,
+///     tx: Atomic<u64>,
+/// }
+///
+/// let root = Dir::new(c"example_scope_type");
+/// let stats: Pin<KBox<Scope<Stats>>> = KBox::pin_init(
+///     root.scope(Stats { rx: Atomic::new(0), tx: Atomic::new(0) }, c"eth0", |stats, dir| {
+///         dir.read_only_file(c"rx", &stats.rx);
+///         dir.read_only_file(c"tx", &stats.tx);
+///     }),
+///     GFP_KERNEL,
+/// )?;
+/// // The scope dereferences to the data; the files show it as it changes.
+/// stats.rx.fetch_add(3, Relaxed);
+/// assert_eq!(stats.rx.load(Relaxed), 3);
+/// // Removes `example_scope_type/eth0/` with both files, then drops the `Stats`.
+/// drop(stats);
+/// # Ok::<(), Error>(())
+/// ```
 #[pin_data]
 pub struct Scope<T> {
     // Field order is load-bearing: fields drop in declaration order, so the whole tree is removed
@@ -686,7 +715,36 @@ pub struct Scope<T> {
 /// A DebugFS file that owns the data it shows.
 ///
 /// Made by the file methods of [`Dir`]. It dereferences to the data; dropping it removes the file,
-/// then drops the data.
+/// then drops the data. A driver usually keeps it in its own pinned state, as a `#[pin]` field.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::debugfs::{Dir, File};
+/// use kernel::sync::atomic::{Atomic, Relaxed};
+///
+/// #[pin_data]
+/// struct Driver {
+///     #[pin]
+///     resets: File<Atomic<u32>>,
+///     _dir: Dir,
+/// }
+///
+/// impl Driver {
+///     fn new() -> impl PinInit<Self, Error> {
+///         let dir = Dir::new(c"example_file_type");
+///         try_pin_init!(Self {
+///             resets <- dir.read_write_file(c"resets", Atomic::new(0)),
+///             _dir: dir,
+///         }? Error)
+///     }
+/// }
+///
+/// let driver = KBox::pin_init(Driver::new(), GFP_KERNEL)?;
+/// driver.resets.fetch_add(1, Relaxed);
+/// assert_eq!(driver.resets.load(Relaxed), 1);
+/// # Ok::<(), Error>(())
+/// ```
 #[pin_data]
 pub struct File<T> {
     #[pin]
@@ -784,6 +842,37 @@ impl<T> Deref for File<T> {
 }
 
 /// A directory inside a [`Scope`], whose files borrow the scope's data.
+///
+/// # Examples
+///
+/// One directory per queue, each with files on that queue's part of the data:
+///
+/// ```
+/// use kernel::debugfs::{Scope, ScopedDir};
+/// use kernel::sync::atomic::Atomic;
+///
+/// struct Queue {
+///     head: Atomic<u32>,
+///     tail: Atomic<u32>,
+/// }
+///
+/// fn show_queue<'data>(queue: &'data Queue, dir: &ScopedDir<'data, '_>) {
+///     dir.read_only_file(c"head", &queue.head);
+///     dir.read_only_file(c"tail", &queue.tail);
+/// }
+///
+/// let queues = [0, 1].map(|_| Queue { head: Atomic::new(0), tail: Atomic::new(0) });
+/// let queues = KBox::pin_init(
+///     Scope::dir(queues, c"example_scoped_dir_type", |queues, dir| {
+///         for (name, queue) in [c"q0", c"q1"].into_iter().zip(queues) {
+///             show_queue(queue, &dir.dir(name));
+///         }
+///     }),
+///     GFP_KERNEL,
+/// )?;
+/// assert_eq!(queues.len(), 2);
+/// # Ok::<(), Error>(())
+/// ```
 ///
 /// Its files and subdirectories have no handles: they are removed all together when the
 /// [`Scope`] is dropped. `'data` is the lifetime of the data files may show, `'dir` that of the

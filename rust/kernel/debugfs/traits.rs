@@ -56,6 +56,47 @@ use zerocopy::Immutable;
 /// It is implemented for every [`Debug`](fmt::Debug) type, printing `{:?}` and a newline. `Debug`
 /// output is not a stable format, so implement `Writer` on a type of your own where user space
 /// parses what it reads.
+///
+/// `write` may run in atomic context (under a spinlock of its own, say): it must not sleep, and
+/// the file never allocates while it runs. It may be called more than once per `read(2)`, as
+/// `seq_file` calls `show` again when its buffer was too small, so it should have no side
+/// effects.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::debugfs::{Dir, Writer};
+/// use kernel::fmt;
+/// use kernel::str::CString;
+///
+/// /// A link's speed, shown as `cat` users expect it.
+/// struct Speed {
+///     mbps: u32,
+///     duplex: bool,
+/// }
+///
+/// impl Writer for Speed {
+///     fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+///         let duplex = if self.duplex { "full" } else { "half" };
+///         writeln!(f, "{} Mb/s, {duplex} duplex", self.mbps)
+///     }
+/// }
+///
+/// let dir = Dir::new(c"example_writer");
+/// let speed = dir.read_only_file(c"speed", Speed { mbps: 100, duplex: true });
+/// let speed = KBox::pin_init(speed, GFP_KERNEL)?;
+/// // What `cat /sys/kernel/debug/example_writer/speed` prints:
+/// let shown = CString::try_from_fmt(fmt!("{}", Shown(&**speed)))?;
+/// assert_eq!(shown.to_bytes(), b"100 Mb/s, full duplex\n");
+/// # /// Renders a `Writer` as its file's read does.
+/// # struct Shown<'a, T>(&'a T);
+/// # impl<T: Writer> fmt::Display for Shown<'_, T> {
+/// #     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+/// #         self.0.write(f)
+/// #     }
+/// # }
+/// # Ok::<(), Error>(())
+/// ```
 pub trait Writer {
     /// Renders the value; an error fails the `read(2)` with `EINVAL`.
     fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
@@ -76,7 +117,45 @@ impl<T: Writer> Writer for Mutex<T> {
 /// A value that can be updated from text, for writing its file.
 ///
 /// `read_from_slice` gets the bytes of one `write(2)`. It must either take them as a whole new
-/// value or fail and leave the value unchanged.
+/// value or fail and leave the value unchanged. Copy the bytes out of the reader before parsing
+/// them (user space may change them meanwhile), and bound how many you take: the length is the
+/// user's.
+///
+/// # Examples
+///
+/// A threshold that user space sets in percent, refusing anything above 100:
+///
+/// ```
+/// use kernel::debugfs::{Dir, Reader};
+/// use kernel::sync::atomic::{Atomic, Relaxed};
+/// use kernel::uaccess::UserSliceReader;
+///
+/// struct Percent(Atomic<u32>);
+///
+/// impl Reader for Percent {
+///     fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result {
+///         // "100\n" is the longest valid input.
+///         let mut buf = [0u8; 4];
+///         let len = reader.len();
+///         let text = buf.get_mut(..len).ok_or(EINVAL)?;
+///         reader.read_slice(text)?;
+///         let text = core::str::from_utf8(text).map_err(|_| EINVAL)?;
+///         let value: u32 = text.trim_end_matches('\n').parse().map_err(|_| EINVAL)?;
+///         if value > 100 {
+///             return Err(ERANGE);
+///         }
+///         self.0.store(value, Relaxed);
+///         Ok(())
+///     }
+/// }
+///
+/// let dir = Dir::new(c"example_reader");
+/// // `echo 75 > .../threshold` sets it; `echo 101` fails with ERANGE, `echo x` with EINVAL.
+/// let threshold = dir.write_only_file(c"threshold", Percent(Atomic::new(50)));
+/// let threshold = KBox::pin_init(threshold, GFP_KERNEL)?;
+/// assert_eq!(threshold.0.load(Relaxed), 50);
+/// # Ok::<(), Error>(())
+/// ```
 pub trait Reader {
     /// Updates the value from the text in `reader`.
     fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result;
@@ -212,6 +291,54 @@ impl<T: FromStr + Unpin + 'static> Reader for Mutex<T> {
 }
 
 /// A value that can be read as raw bytes, for reading its binary file.
+///
+/// It is implemented for plain-old-data values (zerocopy's `IntoBytes + Immutable`), vectors of
+/// them, and locks, boxes and `Arc`s of such values.
+///
+/// # The offset contract
+///
+/// A read asks for bytes from `*offset` on, as many as `writer` has room for. Copy what exists
+/// there, advance `*offset` by the number of bytes copied and return it: fewer at the end of the
+/// value, 0 at or past the end (end of file), and `EINVAL` for a negative offset.
+/// [`UserSliceWriter::write_slice_file`] does all of that for one slice of bytes.
+///
+/// # Examples
+///
+/// A hand-written image of two registers, in little-endian byte order whatever the CPU's, built
+/// on the stack at each read:
+///
+/// ```
+/// use kernel::debugfs::{BinaryWriter, Dir};
+/// use kernel::fs::file::Offset;
+/// use kernel::sync::atomic::{Atomic, Relaxed};
+/// use kernel::uaccess::UserSliceWriter;
+///
+/// struct Registers {
+///     id: u32,
+///     status: Atomic<u32>,
+/// }
+///
+/// impl BinaryWriter for Registers {
+///     fn write_to_slice(
+///         &self,
+///         writer: &mut UserSliceWriter,
+///         offset: &mut Offset,
+///     ) -> Result<usize> {
+///         let mut image = [0u8; 8];
+///         image[..4].copy_from_slice(&self.id.to_le_bytes());
+///         image[4..].copy_from_slice(&self.status.load(Relaxed).to_le_bytes());
+///         // Bytes from `*offset` on, short at the end, 0 past it, `EINVAL` before 0.
+///         writer.write_slice_file(&image, offset)
+///     }
+/// }
+///
+/// let dir = Dir::new(c"example_binary_writer");
+/// // `xxd .../regs` shows 8 bytes: the id, then the status.
+/// let regs = Registers { id: 0x1234, status: Atomic::new(1) };
+/// let regs = KBox::pin_init(dir.read_binary_file(c"regs", regs), GFP_KERNEL)?;
+/// assert_eq!(regs.id, 0x1234);
+/// # Ok::<(), Error>(())
+/// ```
 pub trait BinaryWriter {
     /// Copies bytes of the value, from `*offset` on, into `writer`; advances `*offset` by the
     /// number of bytes copied and returns it.
@@ -258,6 +385,45 @@ impl<T: Immutable + IntoBytes, A: Allocator> BinaryWriter for Vec<T, A> {
 }
 
 /// A value that can be overwritten with raw bytes, given exclusive access.
+///
+/// It is implemented for plain-old-data values (zerocopy's `FromBytes + IntoBytes`), vectors of
+/// them and boxes; a [`Mutex`] of such a value is then a [`BinaryReader`].
+///
+/// # Examples
+///
+/// A table whose first entry user space may not change. Writing through the `[u8]` impl keeps
+/// the all-or-nothing rule: the bytes land only once all of them were copied.
+///
+/// ```
+/// use kernel::debugfs::{BinaryReaderMut, Dir};
+/// use kernel::fs::file::Offset;
+/// use kernel::new_mutex;
+/// use kernel::uaccess::UserSliceReader;
+///
+/// struct Table([u8; 16]);
+///
+/// impl BinaryReaderMut for Table {
+///     fn read_from_slice_mut(
+///         &mut self,
+///         reader: &mut UserSliceReader,
+///         offset: &mut Offset,
+///     ) -> Result<usize> {
+///         if *offset == 0 {
+///             return Err(EPERM);
+///         }
+///         self.0.read_from_slice_mut(reader, offset)
+///     }
+/// }
+///
+/// let dir = Dir::new(c"example_binary_reader_mut");
+/// // `printf '\x07' | dd of=.../table bs=1 seek=3 conv=notrunc` sets byte 3.
+/// let table = KBox::pin_init(
+///     dir.write_binary_file(c"table", new_mutex!(Table([0; 16]))),
+///     GFP_KERNEL,
+/// )?;
+/// assert_eq!(table.lock().0[3], 0);
+/// # Ok::<(), Error>(())
+/// ```
 pub trait BinaryReaderMut {
     /// Copies the bytes in `reader` into the value from `*offset` on; advances `*offset` by the
     /// number of bytes copied and returns it.
@@ -339,6 +505,50 @@ impl<T: FromBytes + IntoBytes, A: Allocator> BinaryReaderMut for Vec<T, A> {
 ///
 /// It has the semantics of [`BinaryReaderMut`]; implementations provide the exclusive access,
 /// as the one for [`Mutex`] does by locking.
+///
+/// # Examples
+///
+/// A buffer whose writes also count how often user space wrote it:
+///
+/// ```
+/// use kernel::debugfs::{BinaryReader, BinaryReaderMut, Dir};
+/// use kernel::fs::file::Offset;
+/// use kernel::sync::{
+///     atomic::{Atomic, Relaxed},
+///     Mutex,
+/// };
+/// use kernel::uaccess::UserSliceReader;
+///
+/// #[pin_data]
+/// struct Counted {
+///     #[pin]
+///     bytes: Mutex<[u8; 32]>,
+///     writes: Atomic<u32>,
+/// }
+///
+/// impl BinaryReader for Counted {
+///     fn read_from_slice(
+///         &self,
+///         reader: &mut UserSliceReader,
+///         offset: &mut Offset,
+///     ) -> Result<usize> {
+///         let written = self.bytes.lock().read_from_slice_mut(reader, offset)?;
+///         self.writes.fetch_add(1, Relaxed);
+///         Ok(written)
+///     }
+/// }
+///
+/// let dir = Dir::new(c"example_binary_reader");
+/// let counted = KBox::pin_init(
+///     dir.write_binary_file(
+///         c"buffer",
+///         pin_init!(Counted { bytes <- kernel::new_mutex!([0; 32]), writes: Atomic::new(0) }),
+///     ),
+///     GFP_KERNEL,
+/// )?;
+/// assert_eq!(counted.writes.load(Relaxed), 0);
+/// # Ok::<(), Error>(())
+/// ```
 pub trait BinaryReader {
     /// Copies the bytes in `reader` into the value from `*offset` on; see
     /// [`BinaryReaderMut::read_from_slice_mut`].
