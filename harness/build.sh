@@ -6,7 +6,7 @@
 # Everything is built with LLVM=1 and CLIPPY=1: clippy-driver compiles the
 # Rust code exactly like rustc and adds the kernel's clippy lints, so one
 # build gives both the objects and the lint results. The log goes to
-# $LOGS/build-<config>.log; warnings in our files are tracked across
+# $LOGS/build-<config>[-<module>].log; warnings in our files are tracked across
 # incremental builds by warnings.py.
 #
 # usage: build.sh CONFIG TARGET...
@@ -19,7 +19,14 @@ cfg=${1:?usage: $0 CONFIG TARGET...}
 shift
 [ $# -gt 0 ] || die "usage: $0 CONFIG TARGET..."
 
+# One log per configuration and external module (M=), so that building a
+# module does not overwrite the log of its kernel.
 log=$LOGS/build-$cfg.log
+for arg; do
+	case $arg in
+	M=*) log=$LOGS/build-$cfg-$(basename "${arg#M=}").log ;;
+	esac
+done
 msg "Building '$cfg': $* (log: $log)..."
 start=$(now)
 if ! logged "$log" in_chroot make -C /cache/src/linux O="/cache/build/$cfg" \

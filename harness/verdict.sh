@@ -60,7 +60,7 @@ build_check() {
 	case $rc in
 	0) pass "build: $label"; pass "no warnings in our files: $label" ;;
 	3) pass "build: $label"; fail "no warnings in our files: $label" ;;
-	*) fail "build: $label (exit $rc; log: $LOGS/build-$cfg.log)" ;;
+	*) fail "build: $label (exit $rc; log: $LOGS/build-$cfg*.log)" ;;
 	esac
 	return "$rc"
 }
