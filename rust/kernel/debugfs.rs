@@ -22,8 +22,9 @@
 //!    directory that could not be created are not created either, rather than being put at the
 //!    DebugFS root.
 //!
-//! Not covered: symlinks, `debugfs_create_regset32()`, `debugfs_create_devm_seqfile()`, custom
-//! `file_operations`, and file sizes or modes other than root-only read and write.
+//! Beyond what C offers through `debugfs_create_file()`, there are modes, sizes, C's text formats,
+//! record files, register dumps and symbolic links (see "Additions" below). Not covered:
+//! `debugfs_create_devm_seqfile()` and custom `file_operations`.
 //!
 //! # Examples
 //!
@@ -156,6 +157,33 @@
 //! - A module cannot be unloaded while one of its files is open (with the `fs/debugfs` patch
 //!   above); upstream's close then runs in freed memory.
 //!
+//! # Additions
+//!
+//! These go beyond upstream's API without changing any of it; each is a no-op with
+//! `CONFIG_DEBUG_FS=n` and creates nothing when its directory could not be created.
+//!
+//! - **Modes.** [`Dir::with_mode`] and [`ScopedDir::with_mode`] return a handle to the same
+//!   directory whose files get the permissions of a [`Mode`] (say 0644), masked to what each
+//!   file implements: a read-only file made through a 0644 handle is 0444, as C masks blob
+//!   modes. Upstream's methods keep 0400, 0600 and 0200.
+//! - **Sizes.** [`Dir::read_binary_file_with_size`] and friends set the size `stat` reports,
+//!   as `debugfs_create_file_size()` does.
+//! - **C's formats.** [`Hex`] (`debugfs_create_x8()` to `x64()`), [`YesNo`]
+//!   (`debugfs_create_bool()`), [`SpaceSeparated`] (`debugfs_create_u32_array()`) and [`Str`]
+//!   (`debugfs_create_str()`) are value types: they work in an
+//!   [`Atomic`](crate::sync::atomic::Atomic) or a [`Mutex`](crate::sync::Mutex), in a [`File`] or
+//!   a [`Scope`], and in callbacks.
+//! - **Record files.** [`Dir::records_file`] shows a [`Records`] source (a vector, a locked
+//!   vector, or a driver's own list) one record at a time through `seq_file`, so a read never
+//!   holds the whole text.
+//! - **Register dumps.** [`Dir::registers_file`] shows a [`RegisterDump`]: named 32-bit
+//!   registers of an I/O region, as `debugfs_create_regset32()` does, read through a
+//!   [`RegisterIo`] that may be revoked (a PCI BAR after unbind), which then fails with `ENODEV`.
+//! - **Symbolic links.** [`Dir::symlink`] returns a [`Symlink`] that removes the link when
+//!   dropped; [`ScopedDir::symlink`] ties it to the scope.
+//!
+//! Samples: `samples/rust/rust_debugfs_extras.rs` and `samples/rust/rust_debugfs_pci.rs`.
+//!
 //! C header: [`include/linux/debugfs.h`](srctree/include/linux/debugfs.h)
 //!
 //! Reference: <https://docs.kernel.org/filesystems/debugfs.html>
@@ -164,6 +192,7 @@
 //! `samples/rust/rust_debugfs_scoped.rs` ([`Scope`] and [`ScopedDir`]).
 
 use crate::{
+    bindings,
     fmt,
     prelude::*,
     str::CStr,
@@ -182,11 +211,41 @@ use core::{
 mod callback_adapters;
 mod entry;
 mod file_ops;
+mod formats;
+mod mode;
+mod records;
+mod registers;
 mod text_read;
 mod traits;
 
-use entry::Entry;
+use entry::{
+    Entry,
+    FileAttrs, //
+};
 use file_ops::FileOps;
+
+#[doc(inline)]
+pub use formats::{
+    Hex,
+    HexDigits,
+    SpaceSeparated,
+    Str,
+    YesNo, //
+};
+#[doc(inline)]
+pub use mode::{
+    Access,
+    Mode, //
+};
+#[doc(inline)]
+pub use records::Records;
+#[doc(inline)]
+pub use registers::{
+    ReadRegister32,
+    Register32,
+    RegisterDump,
+    RegisterIo, //
+};
 
 #[doc(inline)]
 pub use traits::{
@@ -212,6 +271,9 @@ pub struct Dir {
     // Compiled out without DebugFS, as upstream does, where it could only ever be `None`.
     #[cfg(CONFIG_DEBUG_FS)]
     entry: Option<Arc<Entry<'static>>>,
+    // The permissions of files created through this handle.
+    #[cfg(CONFIG_DEBUG_FS)]
+    mode: Mode,
 }
 
 #[cfg(not(CONFIG_DEBUG_FS))]
@@ -231,27 +293,40 @@ fn dir_entry(name: &CStr, parent: Option<&Dir>) -> Entry<'static> {
 
 impl Dir {
     fn create(name: &CStr, parent: Option<&Dir>) -> Self {
+        let mode = parent.map_or(Mode::OWNER, Dir::mode);
         let entry = dir_entry(name, parent);
         if !entry.is_live() {
             // INVARIANT: `None`.
-            return Self::from_entry(None);
+            return Self::from_entry(None, mode);
         }
         // If the allocation fails, `entry` is dropped and the directory removed again: a `Dir`
         // that has no handle to it must not leave anything behind.
         // INVARIANT: `entry` is live.
-        Self::from_entry(Arc::new(entry, GFP_KERNEL).ok())
+        Self::from_entry(Arc::new(entry, GFP_KERNEL).ok(), mode)
     }
 
     /// Wraps the entry of a directory, which must be live if it is `Some`.
     #[cfg(CONFIG_DEBUG_FS)]
-    fn from_entry(entry: Option<Arc<Entry<'static>>>) -> Self {
-        Self { entry }
+    fn from_entry(entry: Option<Arc<Entry<'static>>>, mode: Mode) -> Self {
+        Self { entry, mode }
     }
 
     /// Without DebugFS no entry is ever live: there is nothing to keep.
     #[cfg(not(CONFIG_DEBUG_FS))]
-    fn from_entry(_entry: Option<Arc<Entry<'static>>>) -> Self {
+    fn from_entry(_entry: Option<Arc<Entry<'static>>>, _mode: Mode) -> Self {
         Self {}
+    }
+
+    /// The permissions of files created through this handle.
+    #[cfg(CONFIG_DEBUG_FS)]
+    fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Without DebugFS no file is created; the default stands in.
+    #[cfg(not(CONFIG_DEBUG_FS))]
+    fn mode(&self) -> Mode {
+        Mode::OWNER
     }
 
     /// The entry of this directory, if DebugFS created it.
@@ -308,6 +383,36 @@ impl Dir {
         Self::create(name, Some(self))
     }
 
+    /// Returns a handle to this directory that creates files with permissions `mode`.
+    ///
+    /// Each file keeps the permissions of `mode` that its operations implement: through a handle
+    /// with [`Mode::READ_ALL`] (0644), a read-only file gets 0444, a read-write file 0644 and a
+    /// write-only file 0200. Subdirectories created through the handle pass the mode on. The
+    /// handle is a [`Dir`] like any other and keeps the directory alive.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::debugfs::{Access, Dir, Mode};
+    ///
+    /// let dir = Dir::new(c"example_with_mode");
+    /// // `ls -l`: `-r--r--r-- version`, `-rw-r--r-- level`, `--w------- reset`.
+    /// let public = dir.with_mode(Mode::new(Access::Everyone, Access::Owner));
+    /// let version = KBox::pin_init(public.read_only_file(c"version", 1u32), GFP_KERNEL)?;
+    /// let level = public.read_write_file(c"level", kernel::new_mutex!(3u8));
+    /// let level = KBox::pin_init(level, GFP_KERNEL)?;
+    /// let reset = public.write_only_file(c"reset", kernel::new_mutex!(0u8));
+    /// let reset = KBox::pin_init(reset, GFP_KERNEL)?;
+    /// // `dir` itself still creates root-only files.
+    /// let secret = KBox::pin_init(dir.read_only_file(c"secret", 7u32), GFP_KERNEL)?;
+    /// assert_eq!((**version, *level.lock(), *reset.lock(), **secret), (1, 3, 0, 7));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn with_mode(&self, mode: Mode) -> Self {
+        // INVARIANT: The same entry, live if `self`'s is.
+        Self::from_entry(self.entry().cloned(), mode)
+    }
+
     /// Creates a file in this directory that shows `data` through `file_ops`.
     fn create_file<'a, T, E: 'a>(
         &'a self,
@@ -318,10 +423,29 @@ impl Dir {
     where
         T: Sync + 'static,
     {
+        self.create_sized_file(name, data, file_ops, 0)
+    }
+
+    /// Creates a file in this directory that shows `data` through `file_ops` and whose `stat`
+    /// reports `size` bytes.
+    fn create_sized_file<'a, T, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+        file_ops: &'static FileOps<T>,
+        size: usize,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: Sync + 'static,
+    {
+        let attrs = FileAttrs {
+            mode: self.mode(),
+            size: size.try_into().unwrap_or(bindings::loff_t::MAX),
+        };
         let scope = Scope::new(data, move |data| match self.entry() {
             // SAFETY: `data` is the pinned data of the `Scope` under construction, which drops
             // the returned entry before the data.
-            Some(parent) => unsafe { Entry::file(name, parent.clone(), data, file_ops) },
+            Some(parent) => unsafe { Entry::file(name, parent.clone(), data, file_ops, attrs) },
             None => Entry::empty(),
         });
         try_pin_init!(File { scope <- scope }? E)
@@ -607,6 +731,134 @@ impl Dir {
         self.create_file(name, data, &FileOps::<T>::BINARY_WRITE_ONLY)
     }
 
+    /// Creates a read-only binary file, see [`Dir::read_binary_file`], whose `stat` reports
+    /// `size` bytes.
+    ///
+    /// This is C's `debugfs_create_file_size()`: `ls -l` and tools that size their reads by
+    /// `st_size` see the length of the data. The size is set once, here: if the data later grows
+    /// or shrinks, reads still return what is there, and only `stat` is stale.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// let dir = Dir::new(c"example_sized");
+    /// // `ls -l .../log` shows 4096 bytes.
+    /// let log = dir.read_binary_file_with_size(c"log", [0u8; 4096], 4096);
+    /// let log = KBox::pin_init(log, GFP_KERNEL)?;
+    /// assert_eq!(log.len(), 4096);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn read_binary_file_with_size<'a, T, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+        size: usize,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: BinaryWriter + Send + Sync + 'static,
+    {
+        self.create_sized_file(name, data, &FileOps::<T>::BINARY_READ_ONLY, size)
+    }
+
+    /// Creates a read-write binary file, see [`Dir::read_write_binary_file`], whose `stat`
+    /// reports `size` bytes, see [`Dir::read_binary_file_with_size`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// let dir = Dir::new(c"example_sized_rw");
+    /// let table = kernel::new_mutex!([0u32; 16]);
+    /// let table = dir.read_write_binary_file_with_size(c"table", table, 64);
+    /// let table = KBox::pin_init(table, GFP_KERNEL)?;
+    /// assert_eq!(table.lock().len(), 16);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn read_write_binary_file_with_size<'a, T, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+        size: usize,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: BinaryWriter + BinaryReader + Send + Sync + 'static,
+    {
+        self.create_sized_file(name, data, &FileOps::<T>::BINARY_READ_WRITE, size)
+    }
+
+    /// Creates a read-only file of [`Records`], rendered one record at a time like a C
+    /// `seq_file`.
+    ///
+    /// Reading never holds the whole text: see [`Records`] for what a read renders and what it
+    /// holds. The file has mode 0400 (or what [`Dir::with_mode`] allows for reading).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// let mut lines = KVec::new();
+    /// for i in 0..1000u32 {
+    ///     lines.push(i, GFP_KERNEL)?;
+    /// }
+    /// let dir = Dir::new(c"example_records_file");
+    /// // `wc -l .../lines` counts 1000.
+    /// let lines = KBox::pin_init(dir.records_file(c"lines", lines), GFP_KERNEL)?;
+    /// assert_eq!(lines.len(), 1000);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn records_file<'a, T, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: Records + Send + Sync + 'static,
+    {
+        self.create_file(name, data, &FileOps::<T>::RECORDS)
+    }
+
+    /// Creates a read-only file showing the registers of a [`RegisterDump`], like C's
+    /// `debugfs_create_regset32()`.
+    ///
+    /// See [`RegisterDump`] for an example.
+    pub fn registers_file<'a, R, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<RegisterDump<R>, E> + 'a,
+    ) -> impl PinInit<File<RegisterDump<R>>, E> + 'a
+    where
+        R: RegisterIo + Send + 'static,
+    {
+        self.create_file(name, data, &FileOps::<RegisterDump<R>>::REGISTERS)
+    }
+
+    /// Creates a symbolic link named `name` in this directory, pointing at `target`.
+    ///
+    /// `target` is stored as given: a path relative to this directory, or an absolute one. The
+    /// link is removed when the returned [`Symlink`] is dropped, and keeps this directory alive
+    /// until then.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// let dir = Dir::new(c"example_symlink");
+    /// let dev0 = dir.subdir(c"dev0");
+    /// // `readlink .../current` prints "dev0".
+    /// let current = dir.symlink(c"current", c"dev0");
+    /// drop((current, dev0));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn symlink(&self, name: &CStr, target: &CStr) -> Symlink {
+        Symlink {
+            _entry: match self.entry() {
+                Some(parent) => Entry::symlink(name, parent.clone(), target),
+                None => Entry::empty(),
+            },
+        }
+    }
+
     /// Creates a directory `name` in this one, holding `data` and the files `init` makes for it.
     ///
     /// `init` gets the data and a [`ScopedDir`] to create files and subdirectories in. Those
@@ -660,6 +912,14 @@ impl Dir {
             ScopedDir::build(name, Some(self), data, init)
         })
     }
+}
+
+/// A symbolic link in DebugFS, removed when dropped.
+///
+/// Made by [`Dir::symlink`]. With `CONFIG_DEBUG_FS=n` it is zero-sized.
+#[must_use = "the link is removed when the `Symlink` is dropped"]
+pub struct Symlink {
+    _entry: Entry<'static>,
 }
 
 /// Data shown in a DebugFS directory tree, which goes away before the data does.
@@ -889,6 +1149,8 @@ impl<T> Deref for File<T> {
 pub struct ScopedDir<'data, 'dir> {
     // Entries below the root are never dropped: removing the root removes them.
     entry: ManuallyDrop<Entry<'dir>>,
+    // The permissions of files created through this handle.
+    mode: Mode,
     _data: PhantomData<fn(&'data ()) -> &'dir ()>,
 }
 
@@ -902,6 +1164,7 @@ impl<'data> ScopedDir<'data, 'static> {
         // INVARIANT: The root of the tree of the scope that `data` belongs to.
         let root = ScopedDir {
             entry: ManuallyDrop::new(dir_entry(name, parent)),
+            mode: parent.map_or(Mode::OWNER, Dir::mode),
             _data: PhantomData,
         };
         init(data, &root);
@@ -933,16 +1196,148 @@ impl<'data, 'dir> ScopedDir<'data, 'dir> {
         // INVARIANT: A subdirectory of `self`, in the same scope.
         ScopedDir {
             entry: ManuallyDrop::new(Entry::dir_in(name, &self.entry)),
+            mode: self.mode,
+            _data: PhantomData,
+        }
+    }
+
+    /// Returns a handle to this directory that creates files with permissions `mode`, see
+    /// [`Dir::with_mode`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::debugfs::{Mode, Scope};
+    ///
+    /// let info = KBox::pin_init(
+    ///     Scope::dir(2u32, c"example_scoped_with_mode", |revision, dir| {
+    ///         // `-r--r--r-- revision`.
+    ///         dir.with_mode(Mode::READ_ALL).read_only_file(c"revision", revision);
+    ///     }),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// assert_eq!(**info, 2);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn with_mode<'dir2>(&'dir2 self, mode: Mode) -> ScopedDir<'data, 'dir2> {
+        // INVARIANT: The same directory of the same scope. The alias is in a `ManuallyDrop`, as
+        // every `ScopedDir` entry, and cannot outlive `self`, which it borrows.
+        ScopedDir {
+            // SAFETY: Held in a `ManuallyDrop`, as every `ScopedDir` entry, and never dropped.
+            entry: unsafe { self.entry.alias() },
+            mode,
             _data: PhantomData,
         }
     }
 
     /// Creates a file showing `data` through `file_ops`; it is removed with the scope.
     fn create_file<T: Sync>(&self, name: &CStr, data: &'data T, file_ops: &'static FileOps<T>) {
+        self.create_sized_file(name, data, file_ops, 0);
+    }
+
+    /// Creates a file showing `data` through `file_ops`, whose `stat` reports `size` bytes.
+    fn create_sized_file<T: Sync>(
+        &self,
+        name: &CStr,
+        data: &'data T,
+        file_ops: &'static FileOps<T>,
+        size: usize,
+    ) {
+        let attrs = FileAttrs {
+            mode: self.mode,
+            size: size.try_into().unwrap_or(bindings::loff_t::MAX),
+        };
         // SAFETY: By the type invariant, `data` stays valid until the scope's root is removed,
         // which removes this file too.
-        let file = unsafe { Entry::file_in(name, &self.entry, data, file_ops) };
+        let file = unsafe { Entry::file_in(name, &self.entry, data, file_ops, attrs) };
         core::mem::forget(file);
+    }
+
+    /// Creates a read-only binary file whose `stat` reports `size` bytes, see
+    /// [`Dir::read_binary_file_with_size`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::debugfs::Scope;
+    ///
+    /// let log = KBox::pin_init(
+    ///     Scope::dir([0u8; 512], c"example_scoped_sized", |log, dir| {
+    ///         dir.read_binary_file_with_size(c"log", log, log.len());
+    ///     }),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// assert_eq!(log.len(), 512);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn read_binary_file_with_size<T: BinaryWriter + Send + Sync + 'static>(
+        &self,
+        name: &CStr,
+        data: &'data T,
+        size: usize,
+    ) {
+        self.create_sized_file(name, data, &FileOps::<T>::BINARY_READ_ONLY, size)
+    }
+
+    /// Creates a read-write binary file whose `stat` reports `size` bytes, see
+    /// [`Dir::read_binary_file_with_size`].
+    pub fn read_write_binary_file_with_size<T>(&self, name: &CStr, data: &'data T, size: usize)
+    where
+        T: BinaryWriter + BinaryReader + Send + Sync + 'static,
+    {
+        self.create_sized_file(name, data, &FileOps::<T>::BINARY_READ_WRITE, size)
+    }
+
+    /// Creates a read-only file of [`Records`], see [`Dir::records_file`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::debugfs::Scope;
+    /// use kernel::sync::Mutex;
+    ///
+    /// let log = KBox::pin_init(
+    ///     Scope::dir(kernel::new_mutex!(KVec::<u32>::new()), c"example_scoped_records", |log, d| {
+    ///         d.records_file(c"log", log);
+    ///     }),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// log.lock().push(1, GFP_KERNEL)?;
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn records_file<T: Records + Send + Sync + 'static>(&self, name: &CStr, data: &'data T) {
+        self.create_file(name, data, &FileOps::<T>::RECORDS)
+    }
+
+    /// Creates a read-only register dump, see [`Dir::registers_file`].
+    pub fn registers_file<R: RegisterIo + Send + 'static>(
+        &self,
+        name: &CStr,
+        data: &'data RegisterDump<R>,
+    ) {
+        self.create_file(name, data, &FileOps::<RegisterDump<R>>::REGISTERS)
+    }
+
+    /// Creates a symbolic link named `name` to `target`; it is removed with the scope.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::debugfs::Scope;
+    ///
+    /// let port = KBox::pin_init(
+    ///     Scope::dir(0u32, c"example_scoped_symlink", |port, dir| {
+    ///         dir.dir(c"port0").read_only_file(c"id", port);
+    ///         // `readlink .../first` prints "port0".
+    ///         dir.symlink(c"first", c"port0");
+    ///     }),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// assert_eq!(**port, 0);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn symlink(&self, name: &CStr, target: &CStr) {
+        core::mem::forget(Entry::symlink_in(name, &self.entry, target));
     }
 
     /// Creates a read-only text file, see [`Dir::read_only_file`].

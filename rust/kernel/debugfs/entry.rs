@@ -8,12 +8,18 @@
 //!
 //! C header: [`include/linux/debugfs.h`](srctree/include/linux/debugfs.h)
 
-use super::file_ops::FileOps;
+use super::{
+    file_ops::FileOps,
+    Mode, //
+};
 use crate::{
     str::CStr,
     sync::Arc, //
 };
-use core::marker::PhantomData;
+use core::{
+    marker::PhantomData,
+    mem::ManuallyDrop, //
+};
 
 #[cfg(CONFIG_DEBUG_FS)]
 use crate::{
@@ -101,9 +107,19 @@ impl Entry<'static> {
         parent: Arc<Entry<'static>>,
         data: &T,
         file_ops: &'static FileOps<T>,
+        attrs: FileAttrs,
     ) -> Self {
         // SAFETY: Forwarded from the caller: the file is removed when the result is dropped.
-        let dentry = unsafe { parent.create_file(name, data, file_ops) };
+        let dentry = unsafe { parent.create_file(name, data, file_ops, attrs) };
+        // INVARIANT: The dentry (if any) is new and ours, and `_parent` owns its parent.
+        Self::from_parts(dentry, Some(parent))
+    }
+}
+
+impl Entry<'static> {
+    /// Creates a symbolic link named `name` to `target` in `parent`, keeping `parent` alive.
+    pub(crate) fn symlink(name: &CStr, parent: Arc<Entry<'static>>, target: &CStr) -> Self {
+        let dentry = parent.create_symlink(name, target);
         // INVARIANT: The dentry (if any) is new and ours, and `_parent` owns its parent.
         Self::from_parts(dentry, Some(parent))
     }
@@ -130,11 +146,31 @@ impl<'a> Entry<'a> {
         parent: &'a Entry<'_>,
         data: &T,
         file_ops: &'static FileOps<T>,
+        attrs: FileAttrs,
     ) -> Self {
         // SAFETY: Forwarded from the caller.
-        let dentry = unsafe { parent.create_file(name, data, file_ops) };
+        let dentry = unsafe { parent.create_file(name, data, file_ops, attrs) };
         // INVARIANT: The dentry (if any) is new and ours; its parent is borrowed for `'a`.
         Self::from_parts(dentry, None)
+    }
+
+    /// Creates a symbolic link named `name` to `target` in `parent`, which it borrows.
+    pub(crate) fn symlink_in(name: &CStr, parent: &'a Entry<'_>, target: &CStr) -> Self {
+        let dentry = parent.create_symlink(name, target);
+        // INVARIANT: The dentry (if any) is new and ours; its parent is borrowed for `'a`.
+        Self::from_parts(dentry, None)
+    }
+
+    /// Another handle to the dentry of this entry, borrowing it.
+    ///
+    /// # Safety
+    ///
+    /// The result must never be dropped: it is not the owner of the dentry.
+    pub(crate) unsafe fn alias<'b>(&'b self) -> ManuallyDrop<Entry<'b>> {
+        // INVARIANT: The dentry is `self`'s, which `self` removes; the alias, which is never
+        // dropped (the caller's guarantee), does not. Its parent is `self`'s parent, which `self`
+        // keeps alive while the alias borrows `self`.
+        ManuallyDrop::new(Entry::from_parts(self.dentry_raw(), None))
     }
 
     /// Assembles an entry; each caller says why the invariants hold.
@@ -162,6 +198,39 @@ impl Entry<'_> {
         false
     }
 
+    /// The dentry, copied.
+    fn dentry_raw(&self) -> Dentry {
+        #[cfg(CONFIG_DEBUG_FS)]
+        {
+            self.dentry
+        }
+        #[cfg(not(CONFIG_DEBUG_FS))]
+        NoDentry
+    }
+
+    /// Creates a symbolic link in this directory, unless this one is not live.
+    fn create_symlink(&self, name: &CStr, target: &CStr) -> Dentry {
+        #[cfg(CONFIG_DEBUG_FS)]
+        {
+            let parent = self.dentry?;
+            // SAFETY: `name` and `target` are NUL-terminated and DebugFS copies both. `parent` is
+            // live by the type invariant of `self`.
+            let dentry = unsafe {
+                bindings::debugfs_create_symlink(
+                    name.as_char_ptr(),
+                    parent.as_ptr(),
+                    target.as_char_ptr(),
+                )
+            };
+            from_err_ptr(dentry).ok().and_then(core::ptr::NonNull::new)
+        }
+        #[cfg(not(CONFIG_DEBUG_FS))]
+        {
+            let _ = (name, target);
+            NoDentry
+        }
+    }
+
     /// Creates a directory in this one, unless this one is not live.
     fn create_dir(&self, name: &CStr) -> Dentry {
         #[cfg(CONFIG_DEBUG_FS)]
@@ -186,6 +255,7 @@ impl Entry<'_> {
         name: &CStr,
         data: &T,
         file_ops: &'static FileOps<T>,
+        attrs: FileAttrs,
     ) -> Dentry {
         #[cfg(CONFIG_DEBUG_FS)]
         {
@@ -199,21 +269,42 @@ impl Entry<'_> {
             let dentry = unsafe {
                 bindings::debugfs_create_file_full(
                     name.as_char_ptr(),
-                    file_ops.mode(),
+                    file_ops.mode(attrs.mode),
                     parent.as_ptr(),
                     core::ptr::from_ref(data).cast_mut().cast(),
                     core::ptr::null(),
                     file_ops.as_raw(),
                 )
             };
-            from_err_ptr(dentry).ok().and_then(core::ptr::NonNull::new)
+            let dentry = from_err_ptr(dentry)
+                .ok()
+                .and_then(core::ptr::NonNull::new)?;
+            if attrs.size != 0 {
+                // SAFETY: The dentry is new and positive, and its inode lives as long as it does.
+                // The file is already visible, so a concurrent `stat()` may see the size still 0:
+                // this is exactly what `debugfs_create_file_size()` does (it does not return the
+                // dentry, so it cannot be used here).
+                unsafe { (*(*dentry.as_ptr()).d_inode).i_size = attrs.size };
+            }
+            Some(dentry)
         }
         #[cfg(not(CONFIG_DEBUG_FS))]
         {
-            let _ = (name, data, file_ops);
+            let _ = (name, data, file_ops, attrs);
             NoDentry
         }
     }
+}
+
+/// How to create a file, besides its operations.
+#[derive(Clone, Copy)]
+// Read only when DebugFS is compiled in.
+#[cfg_attr(not(CONFIG_DEBUG_FS), expect(dead_code))]
+pub(crate) struct FileAttrs {
+    /// The permissions; each file keeps those its operations implement.
+    pub(crate) mode: Mode,
+    /// The size `stat` reports, as `debugfs_create_file_size()` sets it (0 if unknown).
+    pub(crate) size: crate::bindings::loff_t,
 }
 
 /// Creates a directory in `parent`, or at the DebugFS root if `parent` is `None`.

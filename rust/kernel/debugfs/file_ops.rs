@@ -25,9 +25,18 @@
 //! reference: their tables are in the kernel image, which is never unloaded.
 
 use super::{
+    records::{
+        self,
+        Records, //
+    },
+    registers::{
+        RegisterDump,
+        RegisterIo, //
+    },
     text_read,
     BinaryReader,
     BinaryWriter,
+    Mode,
     Reader,
     Writer, //
 };
@@ -153,11 +162,12 @@ impl<T> FileOps<T> {
             && offset_of!(Self, mode) == offset_of!(FileOps<U>, mode)
     }
 
-    /// The mode to create files with.
+    /// The mode to create files with, given the permissions asked for: those of `permissions`
+    /// that this table implements.
     // Only `Entry` reads the table, and only if DebugFS is compiled in.
     #[cfg_attr(not(CONFIG_DEBUG_FS), expect(dead_code))]
-    pub(crate) const fn mode(&self) -> bindings::umode_t {
-        self.mode
+    pub(crate) const fn mode(&self, permissions: Mode) -> bindings::umode_t {
+        permissions.for_file(self.mode & READABLE != 0, self.mode & WRITABLE != 0)
     }
 
     /// The table to hand to `debugfs_create_file_full`.
@@ -215,6 +225,30 @@ impl<T: BinaryWriter + BinaryReader + Sync> FileOps<T> {
     };
 }
 
+impl<T: Records + 'static> FileOps<T> {
+    /// Read-only file of records, rendered by `seq_file`.
+    pub(crate) const RECORDS: Self = {
+        let operations = bindings::file_operations {
+            open: Some(records::open::<T>),
+            read: Some(bindings::seq_read),
+            llseek: Some(bindings::seq_lseek),
+            release: Some(records::release::<T>),
+            ..pin_init::zeroed()
+        };
+        // INVARIANT: `records::open` and `records::release` expect `i_private` to point at a live
+        // `T`; `seq_read` and `seq_lseek` only call the `seq_operations` that `open` installed.
+        Self::with_mode(operations, true, false)
+    };
+}
+
+impl<R: RegisterIo> FileOps<RegisterDump<R>> {
+    /// Read-only register dump.
+    pub(crate) const REGISTERS: Self = {
+        // SAFETY: `read_registers::<R>` expects `i_private` to point at a live `RegisterDump<R>`.
+        unsafe { Self::text(Some(read_registers::<R>), None) }
+    };
+}
+
 /// Returns the data a DebugFS file shows.
 ///
 /// # Safety
@@ -249,6 +283,30 @@ unsafe extern "C" fn read_text<T: Writer + Sync>(
     // SAFETY: By the function's contract; only `text_read` uses the `private_data` of files with
     // this table.
     unsafe { text_read::read(file, format_args!("{}", Rendered(data)), buf, count, ppos) }
+}
+
+/// `read` of register dumps: a text file that fails with `ENODEV` once the registers are gone.
+///
+/// # Safety
+///
+/// Same as [`read_text`], with `i_private` pointing at a live `RegisterDump<R>`.
+unsafe extern "C" fn read_registers<R: RegisterIo>(
+    file: *mut bindings::file,
+    buf: *mut c_char,
+    count: usize,
+    ppos: *mut Offset,
+) -> isize {
+    // SAFETY: By the function's contract.
+    let dump = unsafe { file_data::<RegisterDump<R>>(file) };
+    let gone = core::cell::Cell::new(false);
+    let shown = dump.shown(&gone);
+    // SAFETY: By the function's contract.
+    let read = unsafe { text_read::read(file, format_args!("{shown}"), buf, count, ppos) };
+    if gone.get() && read < 0 {
+        ENODEV.to_errno() as isize
+    } else {
+        read
+    }
 }
 
 /// `write` of writable text files: hands the bytes of one `write(2)` to [`Reader`].

@@ -45,6 +45,7 @@ use crate::{
         UserSliceWriter, //
     }, //
 };
+use core::mem::MaybeUninit;
 
 /// Bytes of text rendered on the stack; longer text is rendered again on the heap.
 ///
@@ -297,7 +298,15 @@ pub(super) unsafe extern "C" fn release(
 /// Text past the end of `buf` is counted, not kept: if the result is larger than `buf`, `buf`
 /// holds only the beginning of the text. Nothing is allocated while `text` is being formatted.
 /// `EINVAL` if the [`Writer`](super::Writer) fails.
-fn render(text: fmt::Arguments<'_>, buf: &mut [u8]) -> Result<usize> {
+pub(super) fn render(text: fmt::Arguments<'_>, buf: &mut [u8]) -> Result<usize> {
+    let buf = core::ptr::from_mut(buf) as *mut [MaybeUninit<u8>];
+    // SAFETY: `MaybeUninit<u8>` has the layout of `u8`, and `render_uninit` only ever stores
+    // initialised bytes, so `buf` stays initialised.
+    render_uninit(text, unsafe { &mut *buf })
+}
+
+/// [`render`] into a buffer that may not be initialised, such as a `seq_file`'s.
+pub(super) fn render_uninit(text: fmt::Arguments<'_>, buf: &mut [MaybeUninit<u8>]) -> Result<usize> {
     let mut sink = Sink { buf, len: 0 };
     fmt::Write::write_fmt(&mut sink, text).map_err(|_| EINVAL)?;
     Ok(sink.len)
@@ -333,7 +342,7 @@ fn to_vec(bytes: &[u8]) -> Result<KVVec<u8>> {
 
 /// The [`fmt::Write`] of [`render`]: fills `buf` and counts the rest.
 struct Sink<'a> {
-    buf: &'a mut [u8],
+    buf: &'a mut [MaybeUninit<u8>],
     /// Bytes written so far, including those that did not fit.
     len: usize,
 }
@@ -341,11 +350,11 @@ struct Sink<'a> {
 impl fmt::Write for Sink<'_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         let end = self.len.saturating_add(s.len());
-        if let Some(room) = self.buf.get_mut(self.len..end) {
-            room.copy_from_slice(s.as_bytes());
-        } else if let Some(room) = self.buf.get_mut(self.len..) {
-            // The text outgrows the buffer here: keep what fits, count the rest.
-            room.copy_from_slice(&s.as_bytes()[..room.len()]);
+        // Past the end of the buffer, the text is counted, not kept.
+        if let Some(room) = self.buf.get_mut(self.len.min(self.buf.len())..) {
+            for (place, byte) in room.iter_mut().zip(s.bytes()) {
+                place.write(byte);
+            }
         }
         self.len = end;
         Ok(())

@@ -14,6 +14,10 @@
 //! integer or `bool` is parsed: in an [`Atomic`], a `core::sync::atomic` integer or a [`Mutex`].
 //! Values of other types, such as a driver's own [`AtomicType`] enum, parse with [`FromStr`].
 
+use super::formats::{
+    Hex,
+    YesNo, //
+};
 use crate::{
     alloc::{
         Allocator,
@@ -186,7 +190,7 @@ fn parse_text<T>(
 }
 
 /// Text values parsed exactly as C DebugFS parses them.
-trait ParseLikeC: Sized {
+pub(super) trait ParseLikeC: Sized {
     /// Parses `text`, with `EINVAL` for malformed input and `ERANGE` for out-of-range numbers.
     fn parse_like_c(text: &CStr) -> Result<Self>;
 }
@@ -216,10 +220,10 @@ impl ParseLikeC for bool {
 
 /// Parses the text of one write into a `T`.
 ///
-/// The integer types and `bool` parse exactly as C DebugFS parses them ([`ParseLikeC`]); any
-/// other type parses with [`FromStr`]: the text must be UTF-8, one trailing newline (as `echo`
-/// adds) is dropped, and every parse error is `EINVAL`. The choice is made per type at compile
-/// time, by asking whether `T` is one of those types.
+/// The integer types and `bool`, and their [`Hex`] and [`YesNo`] forms, parse exactly as C
+/// DebugFS parses them ([`ParseLikeC`]); any other type parses with [`FromStr`]: the text must be
+/// UTF-8, one trailing newline (as `echo` adds) is dropped, and every parse error is `EINVAL`. The
+/// choice is made per type at compile time, by asking whether `T` is one of those types.
 fn parse_value<T: FromStr + 'static>(text: &CStr) -> Result<T> {
     let mut parsed: Option<T> = None;
     let slot: &mut dyn Any = &mut parsed;
@@ -231,6 +235,7 @@ fn parse_value<T: FromStr + 'static>(text: &CStr) -> Result<T> {
         )*};
     }
     parse_like_c_if!(bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+    parse_like_c_if!(Hex<u8>, Hex<u16>, Hex<u32>, Hex<u64>, Hex<usize>, YesNo);
     match parsed {
         Some(value) => Ok(value),
         None => {

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! C DebugFS's text formats, as value types.
+//!
+//! C has a creation function per format: `debugfs_create_x32()` shows `0x0000002a`,
+//! `debugfs_create_bool()` shows `Y`, `debugfs_create_u32_array()` shows `1 2 3` and
+//! `debugfs_create_str()` shows the string. Here a format is a wrapper type around the value, so
+//! it combines with everything else: an [`Atomic<Hex<u32>>`](Atomic) or a [`Mutex<YesNo>`] in a
+//! [`File`](super::File) or a [`Scope`](super::Scope), or `Hex(x)` printed by a callback. Each
+//! type shows exactly what its C counterpart shows, and the writable ones parse what C parses.
+
+use super::{
+    traits::ParseLikeC,
+    Reader,
+    Writer, //
+};
+use crate::{
+    alloc::KVec,
+    fmt,
+    prelude::*,
+    str::{
+        CStr,
+        CString, //
+    },
+    sync::{
+        atomic::AtomicType,
+        Mutex, //
+    },
+    uaccess::UserSliceReader,
+};
+use core::str::FromStr;
+
+/// An unsigned integer shown as C's `debugfs_create_x8()` to `debugfs_create_x64()` show it.
+///
+/// The text is `0x` and the value in lower-case hexadecimal, zero-padded to the width of the
+/// type: `0x%02llx` for [`u8`], `0x%04llx` for [`u16`], `0x%08llx` for [`u32`] and `0x%016llx` for
+/// [`u64`] (and [`usize`] on 64-bit). Writes parse like C's hex files, which parse like its
+/// decimal ones: `kstrtoull` with base 0.
+///
+/// It is an [`AtomicType`] wherever its integer is, so
+/// [`Atomic<Hex<u32>>`](crate::sync::atomic::Atomic) is a
+/// read-write file of its own, and it implements [`Display`](fmt::Display) for callbacks.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::debugfs::{Dir, Hex};
+/// use kernel::str::CString;
+/// use kernel::sync::atomic::{Atomic, Relaxed};
+///
+/// let dir = Dir::new(c"example_hex");
+/// // `cat .../status` prints "0x0000002a"; `echo 0x10 > .../status` sets it to 16.
+/// let status = dir.read_write_file(c"status", Atomic::new(Hex(42u32)));
+/// let status = KBox::pin_init(status, GFP_KERNEL)?;
+/// status.store(Hex(0xbeef), Relaxed);
+/// assert_eq!(status.load(Relaxed), Hex(0xbeef));
+///
+/// // Callbacks format it as C would too.
+/// let text = CString::try_from_fmt(fmt!("{} {}", Hex(7u8), Hex(7u64)))?;
+/// assert_eq!(text.to_bytes(), b"0x07 0x0000000000000007");
+/// # Ok::<(), Error>(())
+/// ```
+#[repr(transparent)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Hex<T>(pub T);
+
+/// The unsigned integers [`Hex`] shows, with the number of hex digits of each.
+pub trait HexDigits: Copy + core::fmt::LowerHex + private::Sealed {
+    /// Two digits per byte.
+    const DIGITS: usize = 2 * core::mem::size_of::<Self>();
+
+    /// Parses a written value as C's hex files do.
+    #[doc(hidden)]
+    fn parse_like_c(text: &CStr) -> Result<Self>;
+}
+
+mod private {
+    /// Only this module's integer types may be [`Hex`](super::Hex).
+    pub trait Sealed {}
+}
+
+macro_rules! impl_hex_digits {
+    ($($int:ty),*) => {$(
+        impl private::Sealed for $int {}
+        impl HexDigits for $int {
+            fn parse_like_c(text: &CStr) -> Result<Self> {
+                <$int as ParseLikeC>::parse_like_c(text)
+            }
+        }
+    )*};
+}
+
+impl_hex_digits!(u8, u16, u32, u64, usize);
+
+impl<T: HexDigits> core::fmt::Display for Hex<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "0x{:0width$x}", self.0, width = T::DIGITS)
+    }
+}
+
+/// The same text as [`Display`](fmt::Display), so that [`Writer`] shows it.
+impl<T: HexDigits> fmt::Debug for Hex<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        core::fmt::Display::fmt(self, f)
+    }
+}
+
+impl<T: HexDigits> ParseLikeC for Hex<T> {
+    fn parse_like_c(text: &CStr) -> Result<Self> {
+        T::parse_like_c(text).map(Hex)
+    }
+}
+
+impl<T: HexDigits> FromStr for Hex<T> {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Self> {
+        parse_str(text)
+    }
+}
+
+// SAFETY: `Hex<T>` is `#[repr(transparent)]` over `T`, so every `Hex<T>` is a `T`, which by `T`'s
+// own `AtomicType` impl has the size and alignment of `T::Repr` and is round-trip transmutable to
+// it; and `Hex<T>` is `Send` as `T` is (`HexDigits` only admits the unsigned integers).
+unsafe impl<T: HexDigits + AtomicType> AtomicType for Hex<T> {
+    type Repr = T::Repr;
+}
+
+/// A `bool` shown as C's `debugfs_create_bool()` shows it: `Y` or `N`.
+///
+/// Writes parse like `kstrtobool`: `y`, `Y`, `1`, `on` and `n`, `N`, `0`, `off` (only the first
+/// characters count, as in C). It is an [`AtomicType`], and [`Display`](fmt::Display) prints the
+/// letter alone.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::debugfs::{Dir, YesNo};
+/// use kernel::sync::atomic::{Atomic, Relaxed};
+///
+/// let dir = Dir::new(c"example_yes_no");
+/// // `cat .../enabled` prints "N"; `echo on > .../enabled` makes it "Y".
+/// let enabled = dir.read_write_file(c"enabled", Atomic::new(YesNo(false)));
+/// let enabled = KBox::pin_init(enabled, GFP_KERNEL)?;
+/// assert!(!enabled.load(Relaxed).0);
+/// assert_eq!("1".parse::<YesNo>()?, YesNo(true));
+/// # Ok::<(), Error>(())
+/// ```
+#[repr(transparent)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub struct YesNo(pub bool);
+
+impl core::fmt::Display for YesNo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0 { "Y" } else { "N" })
+    }
+}
+
+/// The same text as [`Display`](fmt::Display), so that [`Writer`] shows it.
+impl fmt::Debug for YesNo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        core::fmt::Display::fmt(self, f)
+    }
+}
+
+impl ParseLikeC for YesNo {
+    fn parse_like_c(text: &CStr) -> Result<Self> {
+        bool::parse_like_c(text).map(YesNo)
+    }
+}
+
+impl FromStr for YesNo {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Self> {
+        parse_str(text)
+    }
+}
+
+// SAFETY: `YesNo` is `#[repr(transparent)]` over `bool`, so it has the layout of `bool` and is
+// round-trip transmutable to `bool`'s representation: its two valid bit patterns, 0 and 1, are
+// values of that representation (`i8`) that `bool`'s own `AtomicType` impl converts back.
+unsafe impl AtomicType for YesNo {
+    type Repr = <bool as AtomicType>::Repr;
+}
+
+/// Implements the kernel's [`fmt::Display`] (what `fmt!` uses) by forwarding to `core`'s.
+macro_rules! forward_kernel_display {
+    ($(impl$({$($generics:tt)*})? for $ty:ty;)*) => {$(
+        impl$(<$($generics)*>)? fmt::Display for $ty
+        where
+            $ty: core::fmt::Display,
+        {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                core::fmt::Display::fmt(self, f)
+            }
+        }
+    )*};
+}
+
+forward_kernel_display! {
+    impl{T} for Hex<T>;
+    impl for YesNo;
+    impl{A} for SpaceSeparated<A>;
+    impl{S} for Str<S>;
+}
+
+/// Parses `text` as C would, through a NUL-terminated copy on the stack.
+fn parse_str<T: ParseLikeC>(text: &str) -> Result<T> {
+    // Longer than any number C accepts, in any base.
+    const MAX: usize = 64;
+    let bytes = text.as_bytes();
+    let mut buf = [0u8; MAX + 1];
+    buf.get_mut(..bytes.len())
+        .ok_or(EINVAL)?
+        .copy_from_slice(bytes);
+    let text = CStr::from_bytes_with_nul(&buf[..=bytes.len()]).map_err(|_| EINVAL)?;
+    T::parse_like_c(text)
+}
+
+/// Numbers shown as C's `debugfs_create_u32_array()` shows them: separated by spaces, with a
+/// newline after the last.
+///
+/// It shows arrays and vectors of anything [`Display`](fmt::Display)able, so `u32` as in C and
+/// every other integer. An empty array shows nothing, not even the newline, as in C. Like the C
+/// file it is read-only; put it in a [`Mutex`] to change it from the driver.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::debugfs::{Dir, SpaceSeparated};
+///
+/// let dir = Dir::new(c"example_space_separated");
+/// // `cat .../lanes` prints "0 1 4 5".
+/// let lanes = KBox::pin_init(
+///     dir.read_only_file(c"lanes", SpaceSeparated([0u32, 1, 4, 5])),
+///     GFP_KERNEL,
+/// )?;
+/// assert_eq!(lanes.0.len(), 4);
+/// # Ok::<(), Error>(())
+/// ```
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct SpaceSeparated<A>(pub A);
+
+/// Writes `items` separated by spaces, and a newline after the last if `newline`.
+fn write_spaced<E: core::fmt::Display>(
+    f: &mut fmt::Formatter<'_>,
+    items: &[E],
+    newline: bool,
+) -> fmt::Result {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            f.write_str(" ")?;
+        }
+        core::fmt::Display::fmt(item, f)?;
+    }
+    if newline && !items.is_empty() {
+        f.write_str("\n")?;
+    }
+    Ok(())
+}
+
+impl<E: core::fmt::Display, const N: usize> core::fmt::Display for SpaceSeparated<[E; N]> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_spaced(f, &self.0, false)
+    }
+}
+
+impl<E: core::fmt::Display, const N: usize> Writer for SpaceSeparated<[E; N]> {
+    fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_spaced(f, &self.0, true)
+    }
+}
+
+impl<E: core::fmt::Display> core::fmt::Display for SpaceSeparated<KVec<E>> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_spaced(f, &self.0, false)
+    }
+}
+
+impl<E: core::fmt::Display> Writer for SpaceSeparated<KVec<E>> {
+    fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_spaced(f, &self.0, true)
+    }
+}
+
+/// A string shown as C's `debugfs_create_str()` shows it: as is, with a newline.
+///
+/// No quotes or escapes, unlike `{:?}`. Bytes that are not UTF-8 (which Rust's formatting cannot
+/// carry) are shown as `\xNN`.
+///
+/// A [`Mutex<Str<CString>>`](Mutex) is writable as the C file is: a write replaces the string with
+/// the bytes written, minus trailing white space (C calls `strim()` and ignores its result, so
+/// leading white space stays), and fails with
+/// `E2BIG` if it has `PAGE_SIZE` bytes or more and `EINVAL` if it holds a NUL byte. Unlike C, a
+/// write at an offset does not append: like every text file here, it fails with `EINVAL`.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::debugfs::{Dir, Str};
+/// use kernel::str::CString;
+/// use kernel::sync::Mutex;
+///
+/// let dir = Dir::new(c"example_str");
+/// // `cat .../model` prints "QEMU rev 2"; `echo ' x ' > .../label` stores " x".
+/// let model = KBox::pin_init(dir.read_only_file(c"model", Str(c"QEMU rev 2")), GFP_KERNEL)?;
+/// let label = CString::try_from_fmt(fmt!("port{}", 0))?;
+/// let label = KBox::pin_init(
+///     dir.read_write_file(c"label", kernel::new_mutex!(Str(label))),
+///     GFP_KERNEL,
+/// )?;
+/// assert_eq!(label.lock().0.to_bytes(), b"port0");
+/// assert_eq!(model.0.to_bytes(), b"QEMU rev 2");
+/// # Ok::<(), Error>(())
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct Str<S>(pub S);
+
+impl<S: core::ops::Deref<Target = CStr>> core::fmt::Display for Str<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for chunk in self.0.to_bytes().utf8_chunks() {
+            f.write_str(chunk.valid())?;
+            for byte in chunk.invalid() {
+                write!(f, "\\x{byte:02x}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The same text as [`Display`](fmt::Display), so that [`Writer`] shows it.
+impl<S: core::ops::Deref<Target = CStr>> fmt::Debug for Str<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        core::fmt::Display::fmt(self, f)
+    }
+}
+
+/// `text` without its trailing white space: what C's `debugfs_write_file_str()` keeps.
+///
+/// White space is what the kernel's `isspace()` says it is: `\t` to `\r`, space, and 0xa0.
+fn trim_end_space(text: &[u8]) -> &[u8] {
+    let space = |byte: &u8| matches!(byte, b'\t'..=b'\r' | b' ' | 0xa0);
+    let end = text.iter().rposition(|b| !space(b)).map_or(0, |last| last + 1);
+    &text[..end]
+}
+
+impl Reader for Mutex<Str<CString>> {
+    fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result {
+        let len = reader.len();
+        if len >= crate::page::PAGE_SIZE {
+            return Err(E2BIG);
+        }
+        let mut text = KVec::new();
+        text.resize(len, 0, GFP_KERNEL)?;
+        reader.read_slice(&mut text)?;
+        let text = trim_end_space(&text);
+        if text.contains(&0) {
+            return Err(EINVAL);
+        }
+        let mut bytes = KVec::with_capacity(text.len() + 1, GFP_KERNEL)?;
+        bytes.extend_from_slice(text, GFP_KERNEL)?;
+        bytes.push(0, GFP_KERNEL)?;
+        let value = CString::try_from(CStr::from_bytes_with_nul(&bytes).map_err(|_| EINVAL)?)?;
+        self.lock().0 = value;
+        Ok(())
+    }
+}

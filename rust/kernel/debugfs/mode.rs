@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! [`Mode`]: who may read and who may write the files of a directory handle.
+//!
+//! A C driver passes each file an octal mode, and nothing stops it from passing 0644 to a file
+//! whose operations cannot write. Here a mode is a value of its own type, set once on a
+//! [`Dir`](super::Dir) or [`ScopedDir`](super::ScopedDir) handle, and each file takes from it only
+//! what its operations implement: a read-only file made through a handle with mode 0644 gets
+//! 0444, as C's `debugfs_create_blob()` masks the write bits of a read-only blob. A mode can
+//! therefore never grant an access the file does not have.
+
+use crate::bindings;
+
+/// A class of users, for one kind of access.
+///
+/// The classes are nested, as in practice: what the group may do, the owner may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Nobody: not even root, unless it overrides permissions.
+    Nobody,
+    /// The owner of the file, which for DebugFS is root.
+    Owner,
+    /// The owner and the file's group.
+    OwnerAndGroup,
+    /// Every user who can reach the file (DebugFS itself is mounted root-only by default).
+    Everyone,
+}
+
+impl Access {
+    /// The mode bits granting access to this class, given the bit of the owner's access.
+    ///
+    /// The group's bit is the owner's shifted right by 3, the others' by 6 (`S_IRUSR`,
+    /// `S_IRGRP`, `S_IROTH`).
+    const fn bits(self, owner_bit: u16) -> u16 {
+        match self {
+            Access::Nobody => 0,
+            Access::Owner => owner_bit,
+            Access::OwnerAndGroup => owner_bit | owner_bit >> 3,
+            Access::Everyone => owner_bit | owner_bit >> 3 | owner_bit >> 6,
+        }
+    }
+}
+
+/// The permissions of the files created through a directory handle.
+///
+/// Set it with [`Dir::with_mode`](super::Dir::with_mode) or
+/// [`ScopedDir::with_mode`](super::ScopedDir::with_mode); the default is [`Mode::OWNER`], the
+/// modes of upstream's methods (0400, 0600 and 0200). Each file keeps the read permissions only if
+/// it can be read and the write permissions only if it can be written.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::debugfs::{Access, Mode};
+///
+/// // What C drivers write as 0644: anyone may read, root may write.
+/// let mode = Mode::new(Access::Everyone, Access::Owner);
+/// assert_eq!(mode.bits(), 0o644);
+/// assert_eq!(Mode::OWNER.bits(), 0o600);
+/// assert_eq!(Mode::READ_ALL.bits(), 0o644);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mode {
+    bits: u16,
+}
+
+impl Mode {
+    /// Root may read and write: 0600, and 0400 or 0200 for files that only read or only write.
+    pub const OWNER: Self = Self::new(Access::Owner, Access::Owner);
+
+    /// Everyone may read, root may write: 0644 (0444 for read-only files).
+    pub const READ_ALL: Self = Self::new(Access::Everyone, Access::Owner);
+
+    /// Builds the mode from who may read and who may write.
+    pub const fn new(read: Access, write: Access) -> Self {
+        Self {
+            bits: read.bits(bindings::S_IRUSR as u16) | write.bits(bindings::S_IWUSR as u16),
+        }
+    }
+
+    /// The permission bits, as `ls -l` shows them in octal.
+    pub const fn bits(self) -> u16 {
+        self.bits
+    }
+
+    /// The mode of a file with these permissions, given whether it can be read and written.
+    pub(crate) const fn for_file(self, readable: bool, written: bool) -> bindings::umode_t {
+        let read_bits = Access::Everyone.bits(bindings::S_IRUSR as u16);
+        let write_bits = Access::Everyone.bits(bindings::S_IWUSR as u16);
+        let mut mask = 0;
+        if readable {
+            mask |= read_bits;
+        }
+        if written {
+            mask |= write_bits;
+        }
+        (self.bits & mask) as bindings::umode_t
+    }
+}
+
+impl Default for Mode {
+    fn default() -> Self {
+        Self::OWNER
+    }
+}

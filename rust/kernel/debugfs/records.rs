@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Record files: long text rendered one record at a time, through `seq_file`.
+//!
+//! A [`Writer`] renders a file's whole text at once, which suits a value but not a table of a
+//! hundred thousand entries. A [`Records`] type is read the way C's `seq_file` iterators are:
+//! each `read(2)` starts at a record index, renders records into the `seq_file` buffer until it
+//! is full, and stops. The file is a real `seq_file`, so `cat`, short reads and `lseek` behave
+//! exactly as for a C `seq_file`, and an open file holds one buffer however many records there
+//! are: a page, or twice the longest record it met if that is more (`seq_file` keeps a grown
+//! buffer until the file is closed).
+//!
+//! What a read holds between records is the [`Records::Cursor`]: a position, and whatever keeps
+//! the records still, such as a lock guard. A cursor lives from `start` to `stop` of one `read(2)`
+//! (C's `seq_operations`) and is dropped before any data is copied to user space, so the driver's
+//! lock is held only while records are rendered, never across a page fault.
+
+use super::{
+    text_read,
+    Writer, //
+};
+use crate::{
+    alloc::KVec,
+    bindings,
+    fmt,
+    prelude::*,
+    sync::{
+        Mutex,
+        MutexGuard, //
+    }, //
+};
+use core::{
+    marker::PhantomData,
+    mem::MaybeUninit, //
+};
+
+/// A sequence of records shown one after the other, like a C `seq_file` iterator.
+///
+/// Each `read(2)` of the file calls [`start`](Records::start) with the index of the first record
+/// it needs, then alternates [`show`](Records::show) and [`next`](Records::next) until the
+/// reader's buffer is full or there are no more records, then drops the cursor. Records are
+/// counted from 0; the file offset is a position in the text, which `seq_file` maps to records.
+///
+/// Between two reads the records may change. A reader then continues at the same record *index*:
+/// a record inserted or removed before that index makes it see one record twice or miss one, as
+/// with a C `seq_file` over a list. Each record is rendered whole, under whatever the cursor
+/// holds.
+///
+/// `show` runs with the cursor's guard held and may run in atomic context if the guard is a
+/// spinlock's: it must not sleep, and the file never allocates while it runs. It may be called
+/// again for the same record when the buffer was too small, so it should have no side effects.
+///
+/// It is implemented for [`KVec<T>`] and for a [`Mutex`] of one, whose records are the elements,
+/// rendered by their [`Writer`].
+///
+/// `lseek` (and `pread` at an offset) renders and discards every record up to the offset, with
+/// one cursor held throughout, as C's `seq_file` does: with a spinlock in the cursor, a seek far
+/// into a long file keeps preemption off for that long.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::debugfs::Dir;
+/// use kernel::prelude::*;
+/// use kernel::sync::Mutex;
+///
+/// // One line per element, e.g. `cat .../events` prints "1\n2\n3\n".
+/// let mut events = KVec::new();
+/// for id in 1..=3u32 {
+///     events.push(id, GFP_KERNEL)?;
+/// }
+/// let dir = Dir::new(c"example_records");
+/// let events =
+///     KBox::pin_init(dir.records_file(c"events", kernel::new_mutex!(events)), GFP_KERNEL)?;
+/// // The driver keeps adding records; readers see them from their next `read(2)` on.
+/// events.lock().push(4, GFP_KERNEL)?;
+/// assert_eq!(events.lock().len(), 4);
+/// # Ok::<(), Error>(())
+/// ```
+pub trait Records: Sync {
+    /// Where a read is: a position in the records, and what keeps them still while they are
+    /// rendered (a lock guard, say).
+    type Cursor<'a>
+    where
+        Self: 'a;
+
+    /// Starts a read at record `index`, or returns `None` if there is no such record.
+    fn start(&self, index: usize) -> Option<Self::Cursor<'_>>;
+
+    /// Moves `cursor` to the next record, or returns `false` if there is none.
+    fn next<'a>(&'a self, cursor: &mut Self::Cursor<'a>) -> bool;
+
+    /// Renders the record at `cursor`.
+    fn show<'a>(&'a self, cursor: &Self::Cursor<'a>, f: &mut fmt::Formatter<'_>) -> fmt::Result;
+}
+
+impl<T: Writer + Sync> Records for KVec<T> {
+    type Cursor<'a>
+        = usize
+    where
+        Self: 'a;
+
+    fn start(&self, index: usize) -> Option<usize> {
+        (index < self.len()).then_some(index)
+    }
+
+    fn next<'a>(&'a self, cursor: &mut usize) -> bool {
+        *cursor += 1;
+        *cursor < self.len()
+    }
+
+    fn show<'a>(&'a self, cursor: &usize, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.get(*cursor).map_or(Ok(()), |record| record.write(f))
+    }
+}
+
+/// The mutex is taken at `start` and released when the read drops the cursor.
+///
+/// Only for a [`Mutex`]: records are rendered with the lock held, and a [`Writer`] may sleep (the
+/// [`Writer`] of a [`Mutex`] does). Records under a spinlock need a [`Records`] of the driver's
+/// own, whose `show` does not sleep.
+impl<T: Writer + Send> Records for Mutex<KVec<T>> {
+    type Cursor<'a>
+        = (MutexGuard<'a, KVec<T>>, usize)
+    where
+        Self: 'a;
+
+    fn start(&self, index: usize) -> Option<Self::Cursor<'_>> {
+        let records = self.lock();
+        (index < records.len()).then_some((records, index))
+    }
+
+    fn next<'a>(&'a self, (records, index): &mut Self::Cursor<'a>) -> bool {
+        *index += 1;
+        *index < records.len()
+    }
+
+    fn show<'a>(
+        &'a self,
+        (records, index): &Self::Cursor<'a>,
+        f: &mut fmt::Formatter<'_>,
+    ) -> fmt::Result {
+        records.get(*index).map_or(Ok(()), |record| record.write(f))
+    }
+}
+
+/// What an open record file keeps: the cursor of the read in progress, between `start` and
+/// `stop`.
+///
+/// The cursor borrows the file's data for one read; it is stored with its lifetime erased to
+/// `'static` and always dropped by `stop`, before the read returns.
+type Slot<T> = Option<<T as Records>::Cursor<'static>>;
+
+/// The `seq_operations` of record files showing a `T`.
+pub(super) struct RecordOps<T>(PhantomData<T>);
+
+impl<T: Records + 'static> RecordOps<T> {
+    /// The iterator `seq_file` drives; `'static` by its type, as `seq_file` keeps the pointer.
+    const SEQ: &'static bindings::seq_operations = &bindings::seq_operations {
+        start: Some(start::<T>),
+        next: Some(next::<T>),
+        stop: Some(stop::<T>),
+        show: Some(show::<T>),
+    };
+
+    // `__seq_open_private` allocates the slot with `kzalloc`, which aligns to
+    // `ARCH_KMALLOC_MINALIGN` at least.
+    const SLOT_FITS: () = assert!(
+        core::mem::align_of::<Slot<T>>() <= bindings::ARCH_KMALLOC_MINALIGN
+    );
+}
+
+/// `open` of record files: a `seq_file` whose private data is an empty [`Slot`].
+///
+/// It does not touch the `T`: only `start`, `next` and `show` do, during a read or seek.
+///
+/// # Safety
+///
+/// Called by the VFS with a valid `file` being opened.
+pub(super) unsafe extern "C" fn open<T: Records + 'static>(
+    _inode: *mut bindings::inode,
+    file: *mut bindings::file,
+) -> c_int {
+    let () = RecordOps::<T>::SLOT_FITS;
+    let size = core::mem::size_of::<Slot<T>>() as c_int;
+    // SAFETY: `file` is valid; `SEQ` is `'static`. On success the `seq_file` is the file's
+    // `private_data` and its `private` the zeroed allocation of `size` bytes returned here.
+    let slot = unsafe { bindings::__seq_open_private(file, RecordOps::<T>::SEQ, size) };
+    if slot.is_null() {
+        return ENOMEM.to_errno();
+    }
+    // SAFETY: `slot` is a fresh allocation of `size` bytes, aligned for `Slot<T>` (`SLOT_FITS`).
+    unsafe { slot.cast::<Slot<T>>().write(None) };
+    0
+}
+
+/// `release` of record files: drops the slot, then frees it with the `seq_file`.
+///
+/// # Safety
+///
+/// Called by the VFS with a `file` that [`open`] opened, once, when it is closed.
+pub(super) unsafe extern "C" fn release<T: Records + 'static>(
+    inode: *mut bindings::inode,
+    file: *mut bindings::file,
+) -> c_int {
+    // SAFETY: `open` made `private_data` a `seq_file` whose `private` is a `Slot<T>`; no read is
+    // running on a file being released. `stop` left the slot empty, so nothing borrows the data,
+    // and neither this nor `seq_release_private` touches the `T`, which may be gone by now (the
+    // DebugFS proxy holds no reference to the file during `release`).
+    unsafe {
+        let seq = (*file).private_data.cast::<bindings::seq_file>();
+        core::ptr::drop_in_place((*seq).private.cast::<Slot<T>>());
+        bindings::seq_release_private(inode, file)
+    }
+}
+
+/// Returns the data and the slot of a record file's `seq_file`.
+///
+/// The slot is this open file's own, and `seq_file` runs `start` to `stop` of one read or seek
+/// with the `seq_file`'s mutex held: within those callbacks the slot is not used by anyone else.
+///
+/// # Safety
+///
+/// `seq` must be the `seq_file` of a record file opened by [`open`], used by `seq_file` during a
+/// `read(2)` or `lseek(2)`, which the DebugFS proxy runs with an active reference to the file:
+/// its `i_private` is then a live `T`.
+unsafe fn parts<'a, T: Records + 'static>(
+    seq: *mut bindings::seq_file,
+) -> (&'a T, *mut Option<T::Cursor<'a>>) {
+    // SAFETY: By the function's contract; `seq_open` set `file`, and `open` made `private` a slot.
+    unsafe {
+        let data = &*(*(*(*seq).file).f_inode).i_private.cast::<T>();
+        (data, (*seq).private.cast())
+    }
+}
+
+/// `start` of [`RecordOps`]: makes the cursor of record `*pos`, or returns null past the end.
+///
+/// # Safety
+///
+/// Called by `seq_file`, during a read or seek of a record file that [`open`] opened, with that
+/// file's `seq_file`.
+unsafe extern "C" fn start<T: Records + 'static>(
+    seq: *mut bindings::seq_file,
+    pos: *mut bindings::loff_t,
+) -> *mut c_void {
+    // SAFETY: `seq_file` calls this during a read or seek of a file `open` opened.
+    let (data, slot) = unsafe { parts::<T>(seq) };
+    // SAFETY: `pos` is valid for the call.
+    let cursor = usize::try_from(unsafe { *pos })
+        .ok()
+        .and_then(|index| data.start(index));
+    match cursor {
+        Some(cursor) => {
+            // SAFETY: The slot is ours for this read (see `parts`), and `stop` left it empty. The
+            // cursor is dropped by `stop` before the active reference that keeps `data` alive
+            // ends, so its erased lifetime is never outlived.
+            unsafe { *slot = Some(cursor) };
+            slot.cast()
+        }
+        None => core::ptr::null_mut(),
+    }
+}
+
+/// `next` of [`RecordOps`]: moves to the next record, or drops the cursor at the end.
+///
+/// # Safety
+///
+/// Called by `seq_file`, during a read or seek of a record file that [`open`] opened, with that
+/// file's `seq_file`.
+unsafe extern "C" fn next<T: Records + 'static>(
+    seq: *mut bindings::seq_file,
+    _v: *mut c_void,
+    pos: *mut bindings::loff_t,
+) -> *mut c_void {
+    // SAFETY: `seq_file` calls this during a read of a file `open` opened; `pos` is valid.
+    let (data, slot) = unsafe {
+        *pos += 1;
+        parts::<T>(seq)
+    };
+    // SAFETY: The slot is ours for this read (see `parts`).
+    let cursor = unsafe { &mut *slot };
+    if cursor.as_mut().is_some_and(|cursor| data.next(cursor)) {
+        return slot.cast();
+    }
+    *cursor = None;
+    core::ptr::null_mut()
+}
+
+/// `stop` of [`RecordOps`]: drops the cursor, releasing what it held.
+///
+/// # Safety
+///
+/// Called by `seq_file`, during a read or seek of a record file that [`open`] opened, with that
+/// file's `seq_file`.
+unsafe extern "C" fn stop<T: Records + 'static>(seq: *mut bindings::seq_file, _v: *mut c_void) {
+    // SAFETY: `seq_file` calls this during a read of a file `open` opened.
+    let (_, slot) = unsafe { parts::<T>(seq) };
+    // SAFETY: The slot is ours for this read (see `parts`).
+    unsafe { *slot = None };
+}
+
+/// `show` of [`RecordOps`]: renders the current record into the `seq_file` buffer.
+///
+/// A record that does not fit marks the buffer overflowed, and `seq_file` calls `show` again with
+/// a larger one. A [`fmt::Error`] fails the `read(2)` with `EINVAL` if the record is the first of
+/// that read, and otherwise ends the read before it.
+///
+/// # Safety
+///
+/// Called by `seq_file`, during a read or seek of a record file that [`open`] opened, with that
+/// file's `seq_file`.
+unsafe extern "C" fn show<T: Records + 'static>(
+    seq: *mut bindings::seq_file,
+    _v: *mut c_void,
+) -> c_int {
+    // SAFETY: `seq_file` calls this during a read of a file `open` opened.
+    let (data, slot) = unsafe { parts::<T>(seq) };
+    // SAFETY: The slot is ours for this read (see `parts`); `seq_file` calls `show` only after a
+    // `start` or `next` that returned the slot, so it holds a cursor.
+    let Some(cursor) = (unsafe { &*slot }) else {
+        return 0;
+    };
+    // SAFETY: `seq_file` allocated `buf` (`size` bytes, of which the first `count <= size` are in
+    // use) before calling `start`, and lets `show` append to it under its mutex.
+    let (buf, size, count) = unsafe { ((*seq).buf, (*seq).size, (*seq).count) };
+    // SAFETY: The free part of the buffer, `size - count` bytes from `buf + count`, is ours for
+    // the call; it may be uninitialised, which `MaybeUninit` allows.
+    let free: &mut [MaybeUninit<u8>] =
+        unsafe { core::slice::from_raw_parts_mut(buf.add(count).cast(), size - count) };
+    let free_len = free.len();
+    match text_read::render_uninit(format_args!("{}", Shown(data, cursor)), free) {
+        // SAFETY: `show` may grow `count` up to `size` (`seq_commit()`); `count == size` marks the
+        // buffer overflowed (`seq_set_overflow()`), and `seq_file` then calls `show` again with a
+        // larger buffer. A record that fills the buffer exactly counts as overflowed too, as for
+        // `seq_printf()`.
+        Ok(len) => unsafe { (*seq).count = if len <= free_len { count + len } else { size } },
+        Err(e) => return e.to_errno(),
+    }
+    0
+}
+
+/// Displays the record at a cursor.
+struct Shown<'a, 'c, T: Records>(&'a T, &'c T::Cursor<'a>);
+
+impl<T: Records> core::fmt::Display for Shown<'_, '_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.show(self.1, f)
+    }
+}

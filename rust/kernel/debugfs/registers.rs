@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Register dumps: C's `debugfs_create_regset32()` over [`kernel::io`](crate::io).
+//!
+//! A [`RegisterDump`] is a static table of register names and offsets and the I/O region they are
+//! in. Its file shows each register on a line of its own, `name = 0x0000002a`, as
+//! `debugfs_print_regs32()` shows it. The region is reached through [`RegisterIo`], which may say
+//! that it is gone: a PCI BAR is unmapped when its driver unbinds, and a file that outlives the
+//! binding then fails with `ENODEV` instead of reading through a stale mapping.
+
+#[cfg(CONFIG_PCI)]
+use crate::{
+    devres::DevresGuard,
+    io::Io,
+    pci::{
+        Bar,
+        DevresBar, //
+    }, //
+};
+use crate::{
+    fmt,
+    prelude::*,
+    str::CStr, //
+};
+use core::cell::Cell;
+
+/// One 32-bit register of a [`RegisterDump`]: its name and its offset in bytes, as C's
+/// `struct debugfs_reg32`.
+#[derive(Clone, Copy, Debug)]
+pub struct Register32 {
+    name: &'static CStr,
+    offset: usize,
+}
+
+impl Register32 {
+    /// Names the register at `offset` bytes into the region; the name must be UTF-8 (a read of a
+    /// dump with a name that is not fails with `EINVAL`).
+    pub const fn new(name: &'static CStr, offset: usize) -> Self {
+        Self { name, offset }
+    }
+}
+
+/// Registers that can be read while they are mapped.
+pub trait ReadRegister32 {
+    /// Reads the 32-bit register `offset` bytes into the region, or fails (with `EINVAL`, say) if
+    /// that is outside it.
+    fn read32(&self, offset: usize) -> Result<u32>;
+}
+
+/// An I/O region whose registers a [`RegisterDump`] shows, and which may go away.
+pub trait RegisterIo: Sync {
+    /// Access to the registers, held while a dump reads them.
+    type Mapped<'a>: ReadRegister32
+    where
+        Self: 'a;
+
+    /// Returns access to the registers, or `None` once they are gone.
+    ///
+    /// The access is held while all registers of one rendering are read and is dropped before
+    /// anything is allocated or copied to user space, so it may be an RCU read-side section.
+    fn try_map(&self) -> Option<Self::Mapped<'_>>;
+}
+
+/// A BAR of a bound PCI device: mapped until the device is unbound.
+#[cfg(CONFIG_PCI)]
+impl<const SIZE: usize> RegisterIo for DevresBar<SIZE> {
+    type Mapped<'a> = DevresGuard<'a, Bar<'static, SIZE>>;
+
+    fn try_map(&self) -> Option<Self::Mapped<'_>> {
+        self.try_access()
+    }
+}
+
+#[cfg(CONFIG_PCI)]
+impl<const SIZE: usize> ReadRegister32 for DevresGuard<'_, Bar<'static, SIZE>> {
+    fn read32(&self, offset: usize) -> Result<u32> {
+        (&**self).try_read32(offset)
+    }
+}
+
+/// A table of 32-bit registers and the region they are in, shown as C's
+/// `debugfs_create_regset32()` shows it.
+///
+/// Create its file with [`Dir::registers_file`](super::Dir::registers_file). Each read reads
+/// every register of the table, in order, with one [`RegisterIo::try_map`]. A read fails with
+/// `ENODEV` once the region is gone and with `EINVAL` if an offset is outside it. Like C's,
+/// which is a `seq_file`, the file may read the registers more than once per `read(2)` (when the
+/// text outgrows the first buffer): do not list registers whose reads have side effects.
+///
+/// # Examples
+///
+/// A region in ordinary memory, standing in for a device:
+///
+/// ```
+/// use kernel::debugfs::{Dir, ReadRegister32, Register32, RegisterDump, RegisterIo};
+/// use kernel::prelude::*;
+///
+/// struct Fake([u32; 2]);
+///
+/// impl ReadRegister32 for &Fake {
+///     fn read32(&self, offset: usize) -> Result<u32> {
+///         self.0.get(offset / 4).copied().ok_or(EINVAL)
+///     }
+/// }
+///
+/// impl RegisterIo for Fake {
+///     type Mapped<'a> = &'a Fake;
+///
+///     fn try_map(&self) -> Option<&Fake> {
+///         Some(self)
+///     }
+/// }
+///
+/// static REGISTERS: [Register32; 2] = [Register32::new(c"ID", 0), Register32::new(c"STATUS", 4)];
+///
+/// let dir = Dir::new(c"example_registers");
+/// // `cat .../regs` prints "ID = 0x010000ed\nSTATUS = 0x00000001\n".
+/// let regs = dir.registers_file(c"regs", RegisterDump::new(&REGISTERS, Fake([0x010000ed, 1])));
+/// let regs = KBox::pin_init(regs, GFP_KERNEL)?;
+/// assert_eq!(regs.io().0[0], 0x010000ed);
+/// # Ok::<(), Error>(())
+/// ```
+pub struct RegisterDump<R> {
+    registers: &'static [Register32],
+    io: R,
+}
+
+impl<R: RegisterIo> RegisterDump<R> {
+    /// Shows `registers` of `io`.
+    pub const fn new(registers: &'static [Register32], io: R) -> Self {
+        Self { registers, io }
+    }
+
+    /// The region the registers are in.
+    pub fn io(&self) -> &R {
+        &self.io
+    }
+
+    /// The text of the file; `gone` is set if the rendering failed because the region is gone.
+    pub(super) fn shown<'a>(&'a self, gone: &'a Cell<bool>) -> Shown<'a, R> {
+        Shown { dump: self, gone }
+    }
+}
+
+/// The text of a [`RegisterDump`], rendered when formatted.
+pub(super) struct Shown<'a, R> {
+    dump: &'a RegisterDump<R>,
+    gone: &'a Cell<bool>,
+}
+
+impl<R: RegisterIo> core::fmt::Display for Shown<'_, R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some(mapped) = self.dump.io.try_map() else {
+            self.gone.set(true);
+            return Err(fmt::Error);
+        };
+        for register in self.dump.registers {
+            let value = mapped.read32(register.offset).map_err(|_| fmt::Error)?;
+            let name = register.name.to_str().map_err(|_| fmt::Error)?;
+            writeln!(f, "{name} = 0x{value:08x}")?;
+        }
+        Ok(())
+    }
+}
