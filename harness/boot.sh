@@ -90,7 +90,7 @@ in_chroot timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
 	-serial "file:${kernel_log/#$CACHE//cache}" -serial stdio \
 	-kernel "/cache/build/$cfg/arch/x86/boot/bzImage" \
 	-initrd "/cache/build/$cfg/guest/initramfs.cpio" \
-	-acpitable file="/cache/build/$cfg/ssdt.aml" \
+	-acpitable file="/cache/build/$cfg/ssdt.aml" -device pci-testdev \
 	-append "console=ttyS0 log_buf_len=16M panic=-1 oops=panic rdinit=/init \
 rdinit_script=$script GUEST_WATCHDOG=$((TIMEOUT - 60)) $*" \
 	</dev/null >"$console" 2>"$LOGS/qemu-$(basename "$console")" || rc=$?

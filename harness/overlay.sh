@@ -25,6 +25,8 @@ REPLACED=(
 	rust/kernel/debugfs
 	samples/rust/rust_debugfs.rs
 	samples/rust/rust_debugfs_scoped.rs
+	samples/rust/rust_debugfs_extras.rs
+	samples/rust/rust_debugfs_pci.rs
 )
 
 # The sparse tree: top-level directories of the repository that mirror the
