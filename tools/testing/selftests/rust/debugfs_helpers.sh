@@ -19,6 +19,8 @@ errno_of() {
 	*"Cannot allocate memory") echo ENOMEM ;;
 	*"Resource temporarily unavailable") echo EAGAIN ;;
 	*"Device or resource busy") echo EBUSY ;;
+	*"Argument list too long") echo E2BIG ;;
+	*"No such device") echo ENODEV ;;
 	*) echo "UNKNOWN($1)" ;;
 	esac
 }
@@ -76,4 +78,58 @@ wait_for_line() {
 # kernel's own detectors (warnings, BUGs, Oopses, sanitizers, lockdep).
 kernel_reports() {
 	dmesg | grep -c -E 'WARNING:|BUG|Oops|KASAN|UBSAN|refcount_t|Call Trace|suspicious RCU'
+}
+
+# load NAME: insmod from $MODULES, or modprobe.
+load() {
+	if [ -e "$MODULES/$1.ko" ]; then
+		insmod "$MODULES/$1.ko"
+	else
+		modprobe -q "$1"
+	fi
+}
+
+# bad_write FILE DESCRIPTION ERRNO FORMAT: a malformed write must fail with
+# ERRNO and leave what the file reads unchanged.
+bad_write() {
+	before=$(hex "$1")
+	got=$(write_at "$1" 0 "$4")
+	check "$2 gives $3" "$got" "$3"
+	check "$2 keeps the value" "$(hex "$1")" "$before"
+}
+
+# bad_write_at FILE DESCRIPTION ERRNO OFFSET FORMAT
+bad_write_at() {
+	before=$(hex "$1")
+	got=$(write_at "$1" "$4" "$5")
+	check "$2 gives $3" "$got" "$3"
+	check "$2 keeps the value" "$(hex "$1")" "$before"
+}
+
+mode_of() {
+	ls -ld "$1" | cut -c1-10
+}
+
+LONG_NUMBER=$(repeat 200 1)
+
+# Malformed input every unsigned integer file must refuse, as C DebugFS
+# refuses it (see kernel::debugfs).
+bad_unsigned_writes() {
+	f=$1
+	n=$2
+	bad_write "$f" "$n: empty line" EINVAL '\n'
+	bad_write "$f" "$n: not a number" EINVAL 'abc'
+	bad_write "$f" "$n: trailing garbage" EINVAL '12abc'
+	bad_write "$f" "$n: negative into unsigned" EINVAL '-1'
+	bad_write "$f" "$n: overflow" ERANGE '18446744073709551616'
+	bad_write "$f" "$n: hex overflow" ERANGE '0x1ffffffffffffffff'
+	bad_write "$f" "$n: bare 0x" EINVAL '0x'
+	bad_write "$f" "$n: bad octal digit" EINVAL '08'
+	bad_write "$f" "$n: two numbers" EINVAL '1 2'
+	bad_write "$f" "$n: leading space" EINVAL ' 5'
+	bad_write "$f" "$n: two newlines" EINVAL '5\n\n'
+	bad_write "$f" "$n: too long" EINVAL "$LONG_NUMBER"
+	bad_write "$f" "$n: non-UTF-8" EINVAL '\377'
+	bad_write "$f" "$n: embedded NUL" EINVAL '1\0002'
+	bad_write_at "$f" "$n: write at offset 2" EINVAL 2 '7'
 }

@@ -18,6 +18,9 @@
  *                          followed by an unmapped page
  *   echo:PATH:TEXT         writes TEXT to another file, PATH, through a
  *                          descriptor of its own
+ *   lseek:OFF              lseek(2) to OFF from the start; prints the result
+ *   mmio32:OFF             the 32-bit word at OFF of the file mapped with
+ *                          mmap(2), as 0x%08x (for a PCI resourceN file)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -109,6 +112,25 @@ static int run(int fd, char *op)
 		n = !strcmp(spec, "read") ? read(fd, buf, a) : pread(fd, buf, a, b);
 		show(op, buf, n);
 		free(buf);
+		return 0;
+	}
+	if (!strcmp(spec, "lseek")) {
+		report(op, lseek(fd, a, SEEK_SET));
+		return 0;
+	}
+	if (!strcmp(spec, "mmio32")) {
+		long page = sysconf(_SC_PAGESIZE);
+		char *map;
+
+		map = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, a / page * page);
+		if (map == MAP_FAILED) {
+			report(op, -1);
+			return 0;
+		}
+		/* One 32-bit load, as a driver's readl() makes. */
+		printf("%s: 0x%08x\n", op,
+		       __atomic_load_n((unsigned int *)(map + a % page), __ATOMIC_RELAXED));
+		munmap(map, page);
 		return 0;
 	}
 	if (!strcmp(spec, "pwrite-fault")) {

@@ -20,7 +20,7 @@ if ! grep -q 'debugfs=off' /proc/cmdline; then
 	ktap_skip_all "DebugFS is not disabled at boot (boot with debugfs=off)"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 9
+ktap_set_plan 14
 
 # ktap_test_result expands its command unquoted, so compound checks are
 # spelt out.
@@ -29,17 +29,26 @@ if mount -t debugfs none /sys/kernel/debug 2>/dev/null; then
 else
 	ktap_test_pass "DebugFS cannot be mounted"
 fi
-for m in rust_debugfs rust_debugfs_scoped rust_debugfs_testmod; do
+for m in rust_debugfs rust_debugfs_scoped rust_debugfs_extras rust_debugfs_pci \
+	rust_debugfs_testmod; do
 	if [ -e "$MODULES/$m.ko" ]; then
 		ktap_test_result "$m loads" insmod "$MODULES/$m.ko"
 	else
 		ktap_test_skip "$m loads: $m.ko not found"
 	fi
 done
-# The platform sample's probe must still succeed.
+# The platform sample's probe must still succeed, and so must the PCI
+# sample's if there is a pci-testdev.
 ktap_test_result "rust_debugfs bound to its device" \
 	test -e /sys/bus/platform/drivers/rust_debugfs/LNUXBEEF:00
-for m in rust_debugfs rust_debugfs_scoped rust_debugfs_testmod; do
+if grep -qx 0x0005 /sys/bus/pci/devices/*/device 2>/dev/null; then
+	ktap_test_result "rust_debugfs_pci bound to its device" \
+		sh -c 'ls /sys/bus/pci/drivers/rust_debugfs_pci | grep -q :'
+else
+	ktap_test_skip "rust_debugfs_pci bound to its device: no pci-testdev"
+fi
+for m in rust_debugfs rust_debugfs_scoped rust_debugfs_extras rust_debugfs_pci \
+	rust_debugfs_testmod; do
 	if [ -d "/sys/module/$m" ]; then
 		ktap_test_result "$m unloads" rmmod "$m"
 	else

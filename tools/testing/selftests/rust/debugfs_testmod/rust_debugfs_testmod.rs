@@ -20,6 +20,8 @@
 //!     failing_short failing_long    the Writer fails after 1 or 200 bytes
 //!     binary_ro binary_rw binary_wo
 //!     scope/value scope/sub/blob
+//!     scope/regs                    a register dump of four registers in memory
+//!     scope/regs_unmap              any write: the registers are gone (regs then fails ENODEV)
 //!   control/
 //!     drop      any write: drops files/ and its data (open files then answer EIO)
 //!     create    any write: creates files/ again
@@ -47,6 +49,10 @@ use kernel::{
     debugfs::{
         Dir,
         File,
+        ReadRegister32,
+        Register32,
+        RegisterDump,
+        RegisterIo,
         Scope,
         ScopedDir, //
     },
@@ -133,10 +139,39 @@ impl FromStr for Level {
     }
 }
 
+/// Registers in memory that can be made to go away, like a BAR whose device was unbound.
+struct FakeRegisters {
+    values: [u32; 4],
+    mapped: Atomic<bool>,
+}
+
+impl ReadRegister32 for &FakeRegisters {
+    fn read32(&self, offset: usize) -> Result<u32> {
+        self.values.get(offset / 4).copied().ok_or(EINVAL)
+    }
+}
+
+impl RegisterIo for FakeRegisters {
+    type Mapped<'a> = &'a FakeRegisters;
+
+    fn try_map(&self) -> Option<&FakeRegisters> {
+        self.mapped.load(Relaxed).then_some(self)
+    }
+}
+
+/// What `scope/regs` shows.
+static FAKE_REGISTERS: [Register32; 4] = [
+    Register32::new(c"ID", 0x0),
+    Register32::new(c"CTRL", 0x4),
+    Register32::new(c"STATUS", 0x8),
+    Register32::new(c"COUNT", 0xc),
+];
+
 /// The data of `files/scope/`.
 #[pin_data]
 struct ScopeData {
     value: Atomic<u64>,
+    regs: RegisterDump<FakeRegisters>,
     #[pin]
     blob: Mutex<[u8; BLOB_LEN]>,
 }
@@ -281,6 +316,11 @@ fn show_failing(len: &usize, f: &mut kernel::fmt::Formatter<'_>) -> kernel::fmt:
 fn populate_scope<'data>(data: &'data ScopeData, dir: &ScopedDir<'data, '_>) {
     dir.read_write_file(c"value", &data.value);
     dir.dir(c"sub").read_write_binary_file(c"blob", &data.blob);
+    dir.registers_file(c"regs", &data.regs);
+    dir.write_only_callback_file(c"regs_unmap", &data.regs, &|regs: &RegisterDump<_>, _| {
+        regs.io().mapped.store(false, Relaxed);
+        Ok(())
+    });
 }
 
 impl Files {
@@ -335,6 +375,13 @@ impl Files {
             scope <- dir.scope(
                 try_pin_init!(ScopeData {
                     value: Atomic::new(5),
+                    regs: RegisterDump::new(
+                        &FAKE_REGISTERS,
+                        FakeRegisters {
+                            values: [0x010000ed, 0x1, 0x8000_0000, 42],
+                            mapped: Atomic::new(true),
+                        },
+                    ),
                     blob <- new_mutex!([0xee; BLOB_LEN]),
                 }? Error),
                 c"scope",
