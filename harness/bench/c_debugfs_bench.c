@@ -7,6 +7,9 @@
  *   debugfs_bench_c/show     DEFINE_SHOW_ATTRIBUTE() printing a u64
  *   debugfs_bench_c/blob4k   debugfs_create_blob(), 4 KiB
  *   debugfs_bench_c/blob1m   debugfs_create_blob(), 1 MiB
+ *   debugfs_bench_c/x64      debugfs_create_x64()
+ *   debugfs_bench_c/records  a seq_file over 100000 records "event N: 3N"
+ *   debugfs_bench_c/regs     debugfs_create_regset32() of 4 registers in memory
  *   debugfs_bench_c/control  "hold KIND N": keep N files of KIND (u64, blob,
  *                            show) in held/; "release": remove them;
  *                            "churn N": create N u64 files in a directory
@@ -29,6 +32,54 @@ static u64 value = 42, last_ns;
 static char small[BLOB_SMALL];
 static struct debugfs_blob_wrapper blob_small = { .data = small, .size = BLOB_SMALL };
 static struct debugfs_blob_wrapper blob_large = { .size = BLOB_LARGE };
+
+#define RECORDS		100000
+
+struct record {
+	u32 seq;
+	u32 value;
+};
+
+static struct record *records;
+static u32 registers[4] = { 0x010000ed, 1, 0x80000000, 42 };
+static const struct debugfs_reg32 register_names[] = {
+	{ "ID", 0x0 }, { "CTRL", 0x4 }, { "STATUS", 0x8 }, { "COUNT", 0xc },
+};
+static struct debugfs_regset32 regset = {
+	.regs = register_names,
+	.nregs = ARRAY_SIZE(register_names),
+};
+
+static void *records_start(struct seq_file *m, loff_t *pos)
+{
+	return *pos < RECORDS ? &records[*pos] : NULL;
+}
+
+static void *records_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return records_start(m, pos);
+}
+
+static void records_stop(struct seq_file *m, void *v)
+{
+}
+
+static int records_show(struct seq_file *m, void *v)
+{
+	const struct record *r = v;
+
+	seq_printf(m, "event %u: %u\n", r->seq, r->value);
+	return 0;
+}
+
+static const struct seq_operations records_sops = {
+	.start = records_start,
+	.next = records_next,
+	.stop = records_stop,
+	.show = records_show,
+};
+DEFINE_SEQ_ATTRIBUTE(records);
 
 static int value_show(struct seq_file *m, void *v)
 {
@@ -88,14 +139,29 @@ static const struct file_operations control_fops = {
 
 static int __init c_debugfs_bench_init(void)
 {
+	u32 i;
+
 	blob_large.data = vzalloc(BLOB_LARGE);
-	if (!blob_large.data)
+	records = kvmalloc_array(RECORDS, sizeof(*records), GFP_KERNEL);
+	if (!blob_large.data || !records) {
+		vfree(blob_large.data);
+		kvfree(records);
 		return -ENOMEM;
+	}
+	for (i = 0; i < RECORDS; i++) {
+		records[i].seq = i;
+		records[i].value = 3 * i;
+	}
+	/* readl() of ordinary memory: what a regset costs, without a device. */
+	regset.base = (void __iomem __force *)registers;
 	root = debugfs_create_dir("debugfs_bench_c", NULL);
 	debugfs_create_u64("u64", 0600, root, &value);
 	debugfs_create_file("show", 0400, root, &value, &value_fops);
 	debugfs_create_blob("blob4k", 0400, root, &blob_small);
 	debugfs_create_blob("blob1m", 0400, root, &blob_large);
+	debugfs_create_x64("x64", 0600, root, &value);
+	debugfs_create_file("records", 0400, root, NULL, &records_fops);
+	debugfs_create_regset32("regs", 0400, root, &regset);
 	debugfs_create_file("control", 0200, root, NULL, &control_fops);
 	debugfs_create_u64("result", 0400, root, &last_ns);
 	return 0;
@@ -105,6 +171,7 @@ static void __exit c_debugfs_bench_exit(void)
 {
 	debugfs_remove(root);
 	vfree(blob_large.data);
+	kvfree(records);
 }
 
 module_init(c_debugfs_bench_init);

@@ -6,6 +6,7 @@
  *   dfsbench pread  PATH SIZE ITER BATCHES  pread(SIZE) at offset 0 of an open file
  *   dfsbench write  PATH TEXT ITER BATCHES  write(TEXT) to an open file; text
  *                                           files take each write as a whole value
+ *   dfsbench slurp  PATH SIZE ITER BATCHES  open + read(SIZE) until the end + close
  *   dfsbench hold   PATH N                  open N descriptors and read(64) from
  *                                           each, keeping them open
  *
@@ -106,7 +107,7 @@ int main(int argc, char **argv)
 	path = argv[2];
 	if (!strcmp(mode, "hold"))
 		return hold(path, atol(argv[3]));
-	if (!strcmp(mode, "pread"))
+	if (!strcmp(mode, "pread") || !strcmp(mode, "slurp"))
 		size = atol(argv[3]);
 	else if (!strcmp(mode, "write"))
 		text = argv[3];
@@ -115,7 +116,7 @@ int main(int argc, char **argv)
 	if (size > (long)sizeof(buf) || iter < 1 || batches < 1)
 		return 2;
 	per_op = calloc(batches, sizeof(*per_op));
-	if (strcmp(mode, "open")) {
+	if (strcmp(mode, "open") && strcmp(mode, "slurp")) {
 		fd = open(path, strcmp(mode, "write") ? O_RDONLY : O_WRONLY);
 		if (fd < 0)
 			die(path);
@@ -127,6 +128,17 @@ int main(int argc, char **argv)
 			if (!strcmp(mode, "open")) {
 				fd = open(path, O_RDONLY);
 				if (fd < 0 || read(fd, buf, 64) < 0)
+					die(path);
+				close(fd);
+			} else if (!strcmp(mode, "slurp")) {
+				ssize_t n;
+
+				fd = open(path, O_RDONLY);
+				if (fd < 0)
+					die(path);
+				while ((n = read(fd, buf, size)) > 0)
+					;
+				if (n < 0)
 					die(path);
 				close(fd);
 			} else if (!strcmp(mode, "pread")) {

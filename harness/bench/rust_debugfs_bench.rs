@@ -8,6 +8,9 @@
 //!   callback   read_callback_file(Atomic<u64>)      vs DEFINE_SHOW_ATTRIBUTE()
 //!   blob4k     read_binary_file([u8; 4096])         vs debugfs_create_blob()
 //!   blob1m     read_binary_file(KVVec<u8>, 1 MiB)   vs debugfs_create_blob()
+//!   x64        read_write_file(Atomic<Hex<u64>>)    vs debugfs_create_x64()
+//!   records    records_file(KVec<Record>), 100000   vs a seq_file over the same records
+//!   regs       registers_file(4 registers)          vs debugfs_create_regset32()
 //!   bench/control  "hold KIND N" (text, binary, callback, scoped), "release", "churn N"
 //!   bench/result   nanoseconds of the last churn: N files created in one Scope, then dropped
 //! ```
@@ -16,7 +19,13 @@ use kernel::{
     debugfs::{
         Dir,
         File,
-        Scope, //
+        Hex,
+        ReadRegister32,
+        Register32,
+        RegisterDump,
+        RegisterIo,
+        Scope,
+        Writer, //
     },
     new_mutex,
     prelude::*,
@@ -39,6 +48,59 @@ module! {
     description: "kernel::debugfs files to compare with C DebugFS",
     license: "GPL",
 }
+
+/// Records of `records`, as many as the C side's.
+const RECORDS: u32 = 100_000;
+
+/// One record of `records`, shown as the C side shows its own.
+struct Record {
+    seq: u32,
+    value: u32,
+}
+
+impl Writer for Record {
+    fn write(&self, f: &mut kernel::fmt::Formatter<'_>) -> kernel::fmt::Result {
+        writeln!(f, "event {}: {}", self.seq, self.value)
+    }
+}
+
+fn records() -> Result<KVec<Record>> {
+    let mut records = KVec::with_capacity(RECORDS as usize, GFP_KERNEL)?;
+    for seq in 0..RECORDS {
+        records.push(
+            Record {
+                seq,
+                value: 3 * seq,
+            },
+            GFP_KERNEL,
+        )?;
+    }
+    Ok(records)
+}
+
+/// Registers in memory, like the C side's regset over a `kmalloc` buffer.
+struct MemoryRegisters([u32; 4]);
+
+impl ReadRegister32 for &MemoryRegisters {
+    fn read32(&self, offset: usize) -> Result<u32> {
+        self.0.get(offset / 4).copied().ok_or(EINVAL)
+    }
+}
+
+impl RegisterIo for MemoryRegisters {
+    type Mapped<'a> = &'a MemoryRegisters;
+
+    fn try_map(&self) -> Option<&MemoryRegisters> {
+        Some(self)
+    }
+}
+
+static REGISTERS: [Register32; 4] = [
+    Register32::new(c"ID", 0x0),
+    Register32::new(c"CTRL", 0x4),
+    Register32::new(c"STATUS", 0x8),
+    Register32::new(c"COUNT", 0xc),
+];
 
 const BLOB_SMALL: usize = 4096;
 const BLOB_LARGE: usize = 1 << 20;
@@ -192,6 +254,12 @@ struct Bench {
     #[pin]
     _blob1m: File<KVVec<u8>>,
     #[pin]
+    _x64: File<Atomic<Hex<u64>>>,
+    #[pin]
+    _records: File<KVec<Record>>,
+    #[pin]
+    _regs: File<RegisterDump<MemoryRegisters>>,
+    #[pin]
     _control: Scope<Control>,
     _root: Dir,
 }
@@ -201,6 +269,7 @@ impl kernel::InPlaceModule for Bench {
         pin_init::pin_init_scope(move || {
             let root = Dir::new(c"debugfs_bench_rust");
             let large = KVVec::from_elem(0u8, BLOB_LARGE, GFP_KERNEL)?;
+            let regs = MemoryRegisters([0x010000ed, 1, 0x8000_0000, 42]);
             let control_root = root.clone();
             let control = try_pin_init!(Control {
                 root: control_root,
@@ -212,6 +281,9 @@ impl kernel::InPlaceModule for Bench {
                 _callback <- root.read_callback_file(c"callback", Atomic::new(42), &show_value),
                 _blob4k <- root.read_binary_file(c"blob4k", [0u8; BLOB_SMALL]),
                 _blob1m <- root.read_binary_file(c"blob1m", large),
+                _x64 <- root.read_write_file(c"x64", Atomic::new(Hex(42))),
+                _records <- root.records_file(c"records", records()?),
+                _regs <- root.registers_file(c"regs", RegisterDump::new(&REGISTERS, regs)),
                 _control <- root.scope(control, c"bench", |control, dir| {
                     dir.write_only_callback_file(c"control", control, &control_write);
                     dir.read_callback_file(c"result", control, &|c: &Control, f| {

@@ -24,7 +24,9 @@ def main():
         return statistics.median(values)
 
     for metric in ("open_read_close_u64", "pread_u64", "write_u64", "open_read_close_show",
-                   "pread_show", "pread_blob_4k", "pread_blob_1m"):
+                   "pread_show", "pread_blob_4k", "pread_blob_1m", "open_read_close_x64",
+                   "write_x64", "open_read_close_records", "slurp_records",
+                   "open_read_close_regs"):
         r, c = runs[metric]["rust"], runs[metric]["c"]
         if not r or not c:
             continue
@@ -44,7 +46,8 @@ def main():
 
     for metric, unit in (("alloc_text", "file"), ("alloc_callback", "file"),
                          ("alloc_binary", "file"), ("alloc_scoped", "file"),
-                         ("open_u64", "open"), ("open_show", "open")):
+                         ("open_u64", "open"), ("open_show", "open"),
+                         ("open_records", "open")):
         per_file = {}
         for variant in ("rust", "c"):
             # The first round warms caches up; it is left out.

@@ -48,6 +48,13 @@ pair open_read_close_show open $R/callback $ITER $BATCHES -- open $C/show $ITER 
 pair pread_show pread $R/callback 64 $ITER $BATCHES -- pread $C/show 64 $ITER $BATCHES
 pair pread_blob_4k pread $R/blob4k 4096 $ITER $BATCHES -- pread $C/blob4k 4096 $ITER $BATCHES
 pair pread_blob_1m pread $R/blob1m 1048576 20 $BATCHES -- pread $C/blob1m 1048576 20 $BATCHES
+pair open_read_close_x64 open $R/x64 $ITER $BATCHES -- open $C/x64 $ITER $BATCHES
+pair write_x64 write $R/x64 5 $ITER $BATCHES -- write $C/x64 5 $ITER $BATCHES
+pair open_read_close_records open $R/records $ITER $BATCHES -- open $C/records $ITER $BATCHES
+# The whole file, 100000 records (2.3 MB), in reads of 64 KiB.
+SLURPS=$(((ITER + 999) / 1000))
+pair slurp_records slurp $R/records 65536 $SLURPS $BATCHES -- slurp $C/records 65536 $SLURPS $BATCHES
+pair open_read_close_regs open $R/regs $ITER $BATCHES -- open $C/regs $ITER $BATCHES
 
 # Live allocations and their bytes, summed over all allocation sites of
 # /proc/allocinfo: exact, unlike slab statistics, which count whole per-CPU
@@ -86,6 +93,8 @@ for round in $(seq "$ROUNDS"); do
 	echo "BENCH open_u64 c $($B hold $C/u64 "$N")"
 	echo "BENCH open_show rust $($B hold $R/callback "$N")"
 	echo "BENCH open_show c $($B hold $C/show "$N")"
+	echo "BENCH open_records rust $($B hold $R/records "$N")"
+	echo "BENCH open_records c $($B hold $C/records "$N")"
 done
 
 for n in ${SIZES:-10 100 1000 10000}; do
