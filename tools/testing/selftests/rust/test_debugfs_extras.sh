@@ -70,6 +70,7 @@ run_hex() {
 	check "x16: content" "$(cat "$d/x16")" 0x1234
 	check "x32: content" "$(cat "$d/x32")" 0xdeadbeef
 	check "x64: content" "$(cat "$d/x64")" 0x0123456789abcdef
+	check "status: a callback in C formats" "$(cat "$d/status")" "state=0x0000002a ready=Y"
 	good_write "$d/x8" "x8: decimal" '7' 0x07
 	good_write "$d/x8" "x8: hex" '0xff' 0xff
 	good_write "$d/x8" "x8: octal" '010\n' 0x08
