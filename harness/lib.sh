@@ -110,14 +110,15 @@ prepare_test_kernel() {
 # prints where they are: $CACHE/src/pristine.
 pristine_tree() {
 	local pristine=$CACHE/src/pristine debs
-	if [ ! -f "$pristine/MAINTAINERS" ]; then
+	if [ ! -f "$pristine/MAINTAINERS" ] || [ ! -f "$pristine/samples/rust/Kconfig" ]; then
 		rm -rf "$pristine" "$pristine.tmp"
 		msg "Extracting the base tree's own kernel::debugfs and samples (once)..." >&2
 		mkdir -p "$pristine.tmp"
 		debs=("$CACHE"/dl/"$BASE_PACKAGE"_*.deb)
 		dpkg-deb --fsys-tarfile "${debs[0]}" | tar -x -O "./usr/src/$BASE_PACKAGE.tar.xz" |
 			tar -xJ -C "$pristine.tmp" --strip-components=1 --wildcards \
-				'*/rust/kernel/debugfs*' '*/samples/rust/rust_debugfs*' '*/MAINTAINERS'
+				'*/rust/kernel/debugfs*' '*/samples/rust/rust_debugfs*' '*/MAINTAINERS' \
+				'*/samples/rust/Kconfig' '*/samples/rust/Makefile'
 		mv "$pristine.tmp" "$pristine"
 	fi
 	echo "$pristine"

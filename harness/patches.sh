@@ -6,6 +6,8 @@
 # scripts/checkpatch.pl on every patch.
 #
 #   harness/patches/*    base-tree patches the overlay applies, as they are
+#                        (those of MAINTAINERS and samples/rust/{Kconfig,Makefile}
+#                        go into the patches with the files they list)
 #   then                 rust: debugfs: replace the kernel::debugfs implementation
 #                        samples: rust: replace the DebugFS samples
 #                        selftests: rust: add the kernel::debugfs selftests
@@ -41,6 +43,7 @@ make_patch() {
 			mkdir -p "$out/b/$(dirname "$path")"
 			cp -r "$REPO/$path" "$out/b/$path"
 		elif [ -e "$TREE/$path" ]; then
+			mkdir -p "$out/b/$(dirname "$path")"
 			cp "$TREE/$path" "$out/b/$path"
 		fi
 	done
@@ -67,8 +70,9 @@ make_patch() {
 
 series=()
 # The base-tree patches the overlay applies come first, as they are, but
-# for MAINTAINERS, which goes with the files it lists.
-mapfile -t own < <(ls "$REPO"/harness/patches/*.patch | grep -v MAINTAINERS)
+# for those of MAINTAINERS and the samples' Kconfig and Makefile, which go
+# with the files they list.
+mapfile -t own < <(ls "$REPO"/harness/patches/*.patch | grep -v 'MAINTAINERS\|samples-rust')
 total=$((${#own[@]} + 3))
 number=0
 for hp in "${own[@]}"; do
@@ -86,11 +90,13 @@ for hp in "${own[@]}"; do
 	series+=("$file")
 done
 series+=("$(make_patch "$(printf '%04d' $((number + 1)))" "rust: debugfs: replace the kernel::debugfs implementation" \
-	"Replace kernel::debugfs with an implementation that never creates entries at the DebugFS root after a failed parent, reads text files without seq_file (a whole read allocates nothing), refuses text writes at an offset, reports Writer errors to read(2), parses integers exactly like C's attribute files, and requires callbacks to be zero-sized and Copy." \
+	"Replace kernel::debugfs with an implementation that never creates entries at the DebugFS root after a failed parent, reads text files without seq_file (a whole read allocates nothing), refuses text writes at an offset, reports Writer errors to read(2), parses integers exactly like C's attribute files, and requires callbacks to be zero-sized and Copy. It adds what C DebugFS offers and the original series did not: file modes, file sizes, C's hex, Y/N, array and string formats, record files driven by seq_file, register dumps over kernel::io, and symlinks." \
 	rust/kernel/debugfs.rs rust/kernel/debugfs)")
 series+=("$(make_patch "$(printf '%04d' $((number + 2)))" "samples: rust: replace the DebugFS samples" \
-	"Rewrite the platform and scoped DebugFS samples against the new kernel::debugfs; their module documentation shows the files and the commands that drive them." \
-	samples/rust/rust_debugfs.rs samples/rust/rust_debugfs_scoped.rs)")
+	"Rewrite the platform and scoped DebugFS samples against the new kernel::debugfs; their module documentation shows the files and the commands that drive them. Add rust_debugfs_extras, which shows modes, sizes, the C formats, a record file and symlinks, and rust_debugfs_pci, a register dump of QEMU's pci-testdev." \
+	samples/rust/Kconfig samples/rust/Makefile \
+	samples/rust/rust_debugfs.rs samples/rust/rust_debugfs_scoped.rs \
+	samples/rust/rust_debugfs_extras.rs samples/rust/rust_debugfs_pci.rs)")
 series+=("$(make_patch "$(printf '%04d' $((number + 3)))" "selftests: rust: add the kernel::debugfs selftests" \
 	"Add KTAP selftests that drive both samples and a test module with one file of every kind from user space: bad input, files dropped or their module unloaded while open, concurrency, fault injection and DebugFS disabled at boot; and snippets that must not compile, one per safety rule of the API." \
 	MAINTAINERS \
@@ -98,6 +104,7 @@ series+=("$(make_patch "$(printf '%04d' $((number + 3)))" "selftests: rust: add 
 	tools/testing/selftests/rust/test_debugfs_samples.sh \
 	tools/testing/selftests/rust/test_debugfs_hostile.sh \
 	tools/testing/selftests/rust/test_debugfs_disabled.sh \
+	tools/testing/selftests/rust/test_debugfs_extras.sh \
 	tools/testing/selftests/rust/debugfs_io.c \
 	tools/testing/selftests/rust/debugfs_testmod \
 	tools/testing/selftests/rust/debugfs_compile_fail)")

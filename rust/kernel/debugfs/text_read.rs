@@ -306,7 +306,10 @@ pub(super) fn render(text: fmt::Arguments<'_>, buf: &mut [u8]) -> Result<usize> 
 }
 
 /// [`render`] into a buffer that may not be initialised, such as a `seq_file`'s.
-pub(super) fn render_uninit(text: fmt::Arguments<'_>, buf: &mut [MaybeUninit<u8>]) -> Result<usize> {
+pub(super) fn render_uninit(
+    text: fmt::Arguments<'_>,
+    buf: &mut [MaybeUninit<u8>],
+) -> Result<usize> {
     let mut sink = Sink { buf, len: 0 };
     fmt::Write::write_fmt(&mut sink, text).map_err(|_| EINVAL)?;
     Ok(sink.len)
