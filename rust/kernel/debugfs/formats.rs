@@ -341,7 +341,10 @@ impl<S: core::ops::Deref<Target = CStr>> fmt::Debug for Str<S> {
 /// White space is what the kernel's `isspace()` says it is: `\t` to `\r`, space, and 0xa0.
 fn trim_end_space(text: &[u8]) -> &[u8] {
     let space = |byte: &u8| matches!(byte, b'\t'..=b'\r' | b' ' | 0xa0);
-    let end = text.iter().rposition(|b| !space(b)).map_or(0, |last| last + 1);
+    let end = text
+        .iter()
+        .rposition(|b| !space(b))
+        .map_or(0, |last| last + 1);
     &text[..end]
 }
 

@@ -165,9 +165,8 @@ impl<T: Records + 'static> RecordOps<T> {
 
     // `__seq_open_private` allocates the slot with `kzalloc`, which aligns to
     // `ARCH_KMALLOC_MINALIGN` at least.
-    const SLOT_FITS: () = assert!(
-        core::mem::align_of::<Slot<T>>() <= bindings::ARCH_KMALLOC_MINALIGN
-    );
+    const SLOT_FITS: () =
+        assert!(core::mem::align_of::<Slot<T>>() <= bindings::ARCH_KMALLOC_MINALIGN);
 }
 
 /// `open` of record files: a `seq_file` whose private data is an empty [`Slot`].
