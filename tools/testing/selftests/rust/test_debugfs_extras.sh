@@ -215,7 +215,7 @@ run_pci_sample() {
 	# Readers loop on the file while the device is unbound and bound again.
 	before=$(kernel_reports)
 	i=0
-	while [ "$i" -lt 300 ]; do
+	while [ "$i" -lt 100 ]; do
 		cat "$f" >/dev/null 2>&1
 		i=$((i + 1))
 	done &
