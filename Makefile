@@ -6,13 +6,14 @@
 
 H := harness
 
-.PHONY: help run test bench chroot source overlay config kernel fmt patches clean
+.PHONY: help run test bench kunit chroot source overlay config kernel fmt patches clean
 
 help:
 	@echo 'Main targets:'
 	@echo '  run      - build if needed, boot the test kernel, show the samples in use'
 	@echo '  test     - every test: builds, lints, KUnit doctests, selftests in QEMU'
 	@echo '  bench    - kernel::debugfs against C DebugFS in one boot: table and CSV'
+	@echo '  kunit    - the kernel::debugfs doctests with kunit.py and our .kunitconfig'
 	@echo 'Stages (each runs what it needs first):'
 	@echo '  chroot   - Debian trixie toolchain roots, minimum and newest rustc (downloads)'
 	@echo '  source   - extract linux-source-7.3 (downloads the package once)'
@@ -21,9 +22,11 @@ help:
 	@echo '  kernel   - build the test kernel and modules (LLVM=1 CLIPPY=1)'
 	@echo 'Tools:'
 	@echo '  fmt      - rustfmt our Rust files with the kernel rustfmt config'
-	@echo '  patches  - export the work as a patch series and run checkpatch.pl on it'
+	@echo '  patches  - the series (git format-patch), checkpatch.pl, git am and a build'
+	@echo '             after every patch (BISECT=0: no build)'
 	@echo '  clean    - delete the build directories (keeps toolchain and source)'
-	@echo 'Variables: DEBUGFS_CACHE=dir, JOBS=n, V=1 (show build output)'
+	@echo 'Variables: DEBUGFS_CACHE=dir, JOBS=n, V=1 (show build output),'
+	@echo '           PATCH_AUTHOR="Name <email>" (From: of the series)'
 
 run:
 	@bash $(H)/run.sh
@@ -33,6 +36,9 @@ test:
 
 bench:
 	@bash $(H)/bench.sh
+
+kunit: source
+	@bash $(H)/kunit.sh
 
 chroot:
 	@bash $(H)/chroot.sh
@@ -56,7 +62,7 @@ fmt: source
 	@bash $(H)/fmt.sh
 
 patches: source
-	@bash $(H)/patches.sh
+	@BISECT=$${BISECT:-1} bash $(H)/patches.sh
 
 clean:
 	@bash -c '. $(H)/lib.sh && rm -rf "$$CACHE/build" && msg "Removed $$CACHE/build."'

@@ -5,9 +5,10 @@
 # that runs one guest script, and save what the guest prints and the whole
 # kernel log, each from its own serial port.
 #
-# The initramfs holds busybox, the sample modules, the selftests with the
-# base tree's kselftest helpers, and harness/guest/. It is made with the
-# kernel's own usr/gen_init_cpio, so no root-owned device nodes are needed.
+# The initramfs holds busybox and bash, the kernel's modules in /lib/modules,
+# the kselftest install tree in /kselftest (harness/kselftest.sh), the
+# benchmark modules, and harness/guest/. It is made with the kernel's own
+# usr/gen_init_cpio, so no root-owned device nodes are needed.
 #
 # usage: boot.sh CONFIG GUEST_SCRIPT GUEST_LOG [KERNEL_ARGS...]
 #   GUEST_SCRIPT is a path inside the guest, e.g. /guest/run-tests.sh.
@@ -42,34 +43,52 @@ in_chroot sh -c "cd /repo/harness/guest && iasl -p /cache/build/$cfg/ssdt ssdt.a
 # The initramfs, described for gen_init_cpio.
 mkdir -p "$guest"
 list=$guest/initramfs.list
+
+# tree HOST_DIR GUEST_DIR: the directories and files under HOST_DIR (in the
+# cache), at GUEST_DIR. Symlinks, such as modules_install's "build", stay out.
+tree() {
+	[ -d "$1" ] || return 0
+	find "$1" -mindepth 1 -type d -printf "dir $2/%P 0755 0 0\n"
+	find "$1" -type f -printf "file $2/%P ${1/#$CACHE//cache}/%P %#m 0 0\n"
+}
+
 {
 	echo "dir /dev 0755 0 0"
 	echo "nod /dev/console 0600 0 0 c 5 1"
 	echo "nod /dev/null 0666 0 0 c 1 3"
-	for d in bin proc sys tmp modules bench guest selftests selftests/rust selftests/kselftest; do
+	for d in bin sbin proc sys tmp modules bench guest lib kselftest; do
 		echo "dir /$d 0755 0 0"
 	done
 	echo "file /bin/busybox /bin/busybox 0755 0 0"
 	echo "slink /bin/sh busybox 0777 0 0"
+	# kselftest needs bash (the base tree's test_probe_samples.sh) and kmod's
+	# modprobe (-n), which come first in the shell's default PATH; debugfs_io
+	# is linked dynamically. All of them get the toolchain root's libraries.
+	echo "file /bin/bash /usr/bin/bash 0755 0 0"
+	echo "file /sbin/kmod /usr/bin/kmod 0755 0 0"
+	for tool in modprobe insmod rmmod modinfo lsmod depmod; do
+		echo "slink /sbin/$tool kmod 0777 0 0"
+	done
+	in_chroot sh -c 'ldd /usr/bin/bash /usr/bin/kmod "$1"/kselftest/rust/debugfs_io 2>/dev/null' sh \
+		"/cache/build/$cfg" | grep -o '/[^ ]*\.so[^ ]*' | sort -u |
+		while read -r lib; do
+			dirname "$lib" | awk -F/ '{ d = ""; for (i = 2; i <= NF; i++) {
+				d = d "/" $i; print "dir " d " 0755 0 0" } }'
+			echo "file $lib $lib 0755 0 0"
+		done
 	echo "file /init /repo/harness/guest/init 0755 0 0"
 	[ -x "$out/bench/dfsbench" ] &&
 		echo "file /bench/dfsbench /cache/build/$cfg/bench/dfsbench 0755 0 0"
 	for f in "$REPO"/harness/guest/*.sh; do
 		echo "file /guest/$(basename "$f") /repo/harness/guest/$(basename "$f") 0755 0 0"
 	done
-	for sub in samples testmod bench; do
-		[ -d "$out/$sub" ] || continue
-		find "$out/$sub" -name '*.ko' \
-			-printf "file /modules/%f /cache/build/$cfg/$sub/%P 0644 0 0\n"
-	done
-	for f in "$REPO"/tools/testing/selftests/rust/*.sh; do
-		[ -e "$f" ] || continue
-		echo "file /selftests/rust/$(basename "$f") /repo/tools/testing/selftests/rust/$(basename "$f") 0755 0 0"
-	done
-	[ -x "$CACHE/build/debugfs_io" ] &&
-		echo "file /selftests/rust/debugfs_io /cache/build/debugfs_io 0755 0 0"
-	echo "file /selftests/kselftest/ktap_helpers.sh /cache/src/linux/tools/testing/selftests/kselftest/ktap_helpers.sh 0644 0 0"
-} >"$list"
+	# The benchmark modules; the kernel's own modules and the selftests are
+	# installed as a kernel developer installs them (harness/kselftest.sh).
+	[ -d "$out/bench" ] &&
+		find "$out/bench" -name '*.ko' -printf "file /modules/%f /cache/build/$cfg/bench/%P 0644 0 0\n"
+	tree "$out/modroot/lib" /lib
+	tree "$out/kselftest" /kselftest
+} | awk '!seen[$0]++' >"$list"
 in_chroot "/cache/build/$cfg/usr/gen_init_cpio" "/cache/build/$cfg/guest/initramfs.list" \
 	>"$guest/initramfs.cpio" 2>"$LOGS/initramfs.log" ||
 	die "gen_init_cpio failed; see $LOGS/initramfs.log"

@@ -38,6 +38,9 @@ minimum)
 		rustc rust-src rustfmt rust-clippy
 		# Guest user space, the ACPI table of the platform sample, and QEMU.
 		busybox-static acpica-tools qemu-system-x86
+		# kselftest's install target copies with rsync; checkpatch.pl
+		# --codespell reads codespell's dictionary.
+		rsync codespell
 		# Fetching the base tree.
 		ca-certificates
 	)

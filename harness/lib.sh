@@ -81,6 +81,10 @@ in_chroot() {
 		mount -t proc proc "$root/proc"
 		mount -t sysfs sys "$root/sys"
 		mount --rbind /dev "$root/dev"
+		# NO_KVM=1: QEMU, which hangs on the KVM of this machine, finds none.
+		if [ "${NO_KVM:-0}" = 1 ] && [ -e "$root/dev/kvm" ]; then
+			mount --bind /dev/null "$root/dev/kvm"
+		fi
 		mount --bind "$cache" "$root/cache"
 		mount --bind "$repo" "$root/repo"
 		mount -o remount,bind,ro "$root/repo"
@@ -104,6 +108,54 @@ prepare_test_kernel() {
 		bash "$REPO"/harness/$step
 	done
 	bash "$REPO/harness/build.sh" test bzImage modules || [ $? = 3 ]
+}
+
+# base_repo: the whole pristine base tree as a git repository whose one
+# commit, tagged "base", is made reproducibly (fixed identity and date: the
+# same package gives the same commit id). `make patches` commits the series
+# on it, exports it with git format-patch, and applies it back with git am.
+# Made once; prints its path, $CACHE/src/base.
+base_repo() {
+	local repo=$CACHE/src/base debs version
+	if ! git -C "$repo" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
+		rm -rf "$repo" "$repo.tmp"
+		msg "Importing the pristine base tree into git (once)..." >&2
+		mkdir -p "$repo.tmp"
+		debs=("$CACHE"/dl/"$BASE_PACKAGE"_*.deb)
+		version=$(basename "${debs[0]}" .deb | cut -d_ -f2)
+		dpkg-deb --fsys-tarfile "${debs[0]}" | tar -x -O "./usr/src/$BASE_PACKAGE.tar.xz" |
+			tar -xJ -C "$repo.tmp" --strip-components=1
+		(
+			cd "$repo.tmp" || exit
+			export GIT_AUTHOR_NAME="$BASE_PACKAGE $version" GIT_AUTHOR_EMAIL=
+			export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL=
+			export GIT_AUTHOR_DATE="@0 +0000" GIT_COMMITTER_DATE="@0 +0000"
+			git init -q
+			git add -A -f
+			git commit -q -m "Linux as packaged by Debian: $BASE_PACKAGE $version"
+			git tag base
+		) >&2
+		mv "$repo.tmp" "$repo"
+	fi
+	echo "$repo"
+}
+
+# harness_message PATCH: the subject line and body of a patch kept in the
+# repository (harness/patches, harness/upstream-fixes), as a commit message.
+harness_message() {
+	sed -n '/^Subject:/,/^---$/p' "$1" | sed -e '/^---$/d' -e 's/^Subject: \[PATCH\] //'
+}
+
+# series_author: who the exported series are from: PATCH_AUTHOR, else git's
+# identity, else the author of the repository's last commit.
+series_author() {
+	if [ -n "${PATCH_AUTHOR:-}" ]; then
+		echo "$PATCH_AUTHOR"
+	elif git -C "$REPO" var GIT_AUTHOR_IDENT >/dev/null 2>&1; then
+		git -C "$REPO" var GIT_AUTHOR_IDENT | sed 's/> .*/>/'
+	else
+		git -C "$REPO" log -1 --format='%an <%ae>'
+	fi
 }
 
 # Extracts, once, the base tree's own versions of the files we replace, and

@@ -8,8 +8,7 @@ set -euo pipefail
 
 H=$REPO/harness
 prepare_test_kernel
-bash "$H/build.sh" test M=/repo/tools/testing/selftests/rust/debugfs_testmod \
-	MO=/cache/build/test/testmod modules || [ $? = 3 ]
+bash "$H/kselftest.sh" test || [ $? = 3 ]
 
 console=$LOGS/run-console.log
 : >"$console"

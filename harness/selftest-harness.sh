@@ -245,7 +245,7 @@ cases() {
 	{
 		echo "SELFTEST-BEGIN alpha"
 		echo "TAP version 13"
-		echo "1..0 # SKIP rust_debugfs_testmod.ko not found in /modules"
+		echo "1..0 # SKIP rust_debugfs_testmod.ko not found in /kselftest/rust/debugfs_testmod"
 		echo "SELFTEST-END alpha 4"
 		suite_beta
 	} | crlf >"$work/guest.log"

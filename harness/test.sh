@@ -9,7 +9,7 @@
 #             Debian rustc and clippy, upstream's samples, and the snippets
 #             that must not compile
 #   lint      warnings in our files, rustfmtcheck and rustdoc (minimum and
-#             newest rustc), checkpatch.pl
+#             newest rustc), checkpatch.pl of our series
 #   boot      KUnit (Rust doctests included) and the selftests: the test
 #             kernel, the test kernel with debugfs=off, the randomised test
 #             kernel, the debug kernel; the kernel log of each boot is
@@ -85,26 +85,31 @@ boot_verdict "harness" "$EXPECT/harness" "$harness_log" -
 stage_end setup
 
 # --- build ------------------------------------------------------------
-# The selftests' test module, built as an external module of a kernel.
-testmod() {
-	echo M=/repo/tools/testing/selftests/rust/debugfs_testmod "MO=/cache/build/$1/testmod" modules
+# kselftest_config CONFIG: every option the rust selftests' config fragment
+# asks for is set so in CONFIG's .config.
+kselftest_config() {
+	local missing
+	missing=$(grep -vxF -f "$CACHE/build/$1/.config" "$TREE/tools/testing/selftests/rust/config" |
+		grep -v '^# CONFIG_.* is not set$' || true)
+	[ -z "$missing" ] || { msg "not in the $1 kernel's .config: $missing"; return 1; }
 }
 
 stage build
 kernel_ok=yes
 build_check test "test kernel (DEBUG_FS=y)" bzImage modules || [ $? = 3 ] || kernel_ok=no
 if [ "$kernel_ok" = yes ]; then
-	# shellcheck disable=SC2046 # testmod prints make arguments.
-	build_check test "selftest module (test kernel)" $(testmod test) || true
+	# What the guest runs, installed as a kernel developer installs it:
+	# modules_install, and kselftest's install of the rust selftests, which
+	# builds debugfs_io and the test module.
+	kselftest_check test "kselftest install: selftests and test module (test kernel)" || true
+	check "kselftest config: the test kernel has every option of selftests/rust/config" \
+		kselftest_config test || true
 	# The benchmark, smoke-tested in the test boot so that it cannot rot.
 	build_check test "benchmark modules" M=/repo/harness/bench MO=/cache/build/test/bench \
 		modules || true
 	check "build: benchmark timing loop" in_chroot gcc -O2 -static -Wall \
 		-o /cache/build/test/bench/dfsbench /repo/harness/bench/dfsbench.c || true
 fi
-# The selftests' helper for system calls a shell cannot make.
-check "build: selftest helper debugfs_io" in_chroot gcc -O2 -static -Wall \
-	-o /cache/build/debugfs_io /repo/tools/testing/selftests/rust/debugfs_io.c || true
 # upstream_samples: upstream 7.3's own two DebugFS samples, taken from the
 # pristine base tree, built as external modules against our kernel::debugfs.
 upstream_samples() {
@@ -137,16 +142,13 @@ random_ok=yes
 build_check random "test kernel with randomised Rust layouts" "$RANDOM_LAYOUT" bzImage modules ||
 	[ $? = 3 ] || random_ok=no
 if [ "$random_ok" = yes ]; then
-	# shellcheck disable=SC2046
-	build_check random "selftest module (randomised layouts)" "$RANDOM_LAYOUT" \
-		$(testmod random) || true
+	kselftest_check random "kselftest install (randomised layouts)" "$RANDOM_LAYOUT" || true
 fi
 debug_ok=yes
 build_check debug "debug kernel (KASAN, lockdep, kmemleak, UBSAN, failslab)" bzImage modules ||
 	[ $? = 3 ] || debug_ok=no
 if [ "$debug_ok" = yes ]; then
-	# shellcheck disable=SC2046
-	build_check debug "selftest module (debug kernel)" $(testmod debug) || true
+	kselftest_check debug "kselftest install (debug kernel)" || true
 fi
 if [ "$newest_ok" = yes ]; then
 	# Objects only: the kernel crate with its doctests, the samples, and our
@@ -205,7 +207,10 @@ if [ "$newest_ok" = yes ]; then
 	TOOLCHAIN=newest check "rustdoc: no warnings in our files (newest rustc)" \
 		rustdoc_clean newest || true
 fi
-check "checkpatch.pl: the exported patch series" bash "$H/patches.sh" || true
+check "patch series: checkpatch.pl --strict clean, the mails give our tree" \
+	bash "$H/patches.sh" || true
+check "kunit.py config: rust/kernel/debugfs/.kunitconfig configures" \
+	env CONFIG_ONLY=1 bash "$H/kunit.sh" || true
 stage_end lint
 
 # --- boot -------------------------------------------------------------
@@ -262,4 +267,6 @@ if [ "$failed" != 0 ]; then
 fi
 finished=yes
 verdict_line
+# For the cover letter of `make patches`.
+echo "$(verdict_line) ($(date -u +%F))" >"$LOGS/verdict.txt"
 [ "$failed" = 0 ]

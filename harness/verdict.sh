@@ -54,13 +54,28 @@ check() {
 # build_check CONFIG LABEL TARGET...: a build check and a warnings check
 # (harness/build.sh: 0 clean, 3 warnings in our files, else not built).
 build_check() {
-	local cfg=$1 label=$2 rc=0
+	local cfg=$1 label=$2
 	shift 2
-	bash "$REPO/harness/build.sh" "$cfg" "$@" || rc=$?
+	counted_build "$label" "$LOGS/build-$cfg*.log" bash "$REPO/harness/build.sh" "$cfg" "$@"
+}
+
+# kselftest_check CONFIG LABEL [MAKE_ARGS...]: the same for the kselftest
+# install of CONFIG (harness/kselftest.sh, which exits like build.sh).
+kselftest_check() {
+	local cfg=$1 label=$2
+	shift 2
+	counted_build "$label" "$LOGS/kselftest-$cfg.log" \
+		bash "$REPO/harness/kselftest.sh" "$cfg" "$@"
+}
+
+counted_build() {
+	local label=$1 logs=$2 rc=0
+	shift 2
+	"$@" || rc=$?
 	case $rc in
 	0) pass "build: $label"; pass "no warnings in our files: $label" ;;
 	3) pass "build: $label"; fail "no warnings in our files: $label" ;;
-	*) fail "build: $label (exit $rc; log: $LOGS/build-$cfg*.log)" ;;
+	*) fail "build: $label (exit $rc; log: $logs)" ;;
 	esac
 	return "$rc"
 }
@@ -289,3 +304,4 @@ boot_verdict() {
 	done
 	[ "$klog" = - ] || kernel_log_verdict "$label" "$klog"
 }
+

@@ -24,8 +24,14 @@ CRATES = {
                      lambda p: p.endswith("samples/rust/rust_debugfs.rs")),
     "rust_debugfs_scoped": ("samples/rust/rust_debugfs_scoped.o",
                             lambda p: p.endswith("samples/rust/rust_debugfs_scoped.rs")),
-    "rust_debugfs_testmod": ("/rust_debugfs_testmod.o",
-                             lambda p: p.endswith("/rust_debugfs_testmod.rs")),
+    "rust_debugfs_extras": ("samples/rust/rust_debugfs_extras.o",
+                            lambda p: p.endswith("samples/rust/rust_debugfs_extras.rs")),
+    "rust_debugfs_pci": ("samples/rust/rust_debugfs_pci.o",
+                         lambda p: p.endswith("samples/rust/rust_debugfs_pci.rs")),
+    "rust_debugfs_bench": ("rust_debugfs_bench.o",
+                           lambda p: os.path.basename(p) == "rust_debugfs_bench.rs"),
+    "rust_debugfs_testmod": ("rust_debugfs_testmod.o",
+                             lambda p: os.path.basename(p) == "rust_debugfs_testmod.rs"),
 }
 
 LOCATION = re.compile(r"^\s*--> (\S+?):(\d+):\d+")
@@ -63,8 +69,11 @@ def main():
     os.makedirs(state_dir, exist_ok=True)
     with open(log, errors="replace") as f:
         lines = f.readlines()
+    # Kbuild names the object last on its line: "CLIPPY [M] <obj>", where an
+    # external module's object has no directory.
+    last = {l.split()[-1] for l in lines if l.strip()}
     compiled = {crate for crate, (obj, _) in CRATES.items()
-                if any(l.rstrip().endswith(obj) for l in lines)}
+                if any(t == obj or t.endswith("/" + obj) for t in last)}
 
     found = {crate: [] for crate in compiled}
     for text, path, line in diagnostics(lines):

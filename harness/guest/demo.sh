@@ -25,7 +25,7 @@ run "mount | grep debugfs"
 run "ls /sys/kernel/debug"
 
 say "rust_debugfs: a platform driver bound to ACPI device LNUXBEEF"
-run "insmod /modules/rust_debugfs.ko"
+run "modprobe rust_debugfs"
 cd /sys/kernel/debug/sample_debugfs || exit 1
 run "pwd; ls -l"
 run "cat compatible"
@@ -42,7 +42,7 @@ cd / || exit 1
 run "rmmod rust_debugfs; ls /sys/kernel/debug"
 
 say "rust_debugfs_scoped: directories that come and go with their data"
-run "insmod /modules/rust_debugfs_scoped.ko"
+run "modprobe rust_debugfs_scoped"
 cd /sys/kernel/debug/rust_scoped_debugfs || exit 1
 run "ls -l control"
 run "echo 'eth0 10 20 30' > control/create"

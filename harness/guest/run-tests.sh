@@ -1,20 +1,39 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Guest script of `make test`: runs our selftests and prints each KTAP
-# document between markers. The kernel log reaches the host on its own
+# Guest script of `make test`: runs the selftests with kselftest's own
+# runner from the installed tree (harness/kselftest.sh), as anyone would
+# run them, and prints the runner's KTAP and each test's KTAP between
+# markers for the host to count. The kernel log reaches the host on its own
 # serial port (see init), so nothing here prints it.
-for t in /selftests/rust/test_debugfs*.sh; do
-	name=$(basename "$t" .sh)
-	MODULES=/modules "$t" >"/tmp/$name.ktap" 2>&1
-	rc=$?
+LOGS=/tmp/kselftest
+cd /kselftest || exit 1
+./run_kselftest.sh --per-test-log "$LOGS" >/tmp/kselftest.ktap 2>&1
+rc=$?
+echo "SELFTEST-BEGIN kselftest"
+cat /tmp/kselftest.ktap
+echo "SELFTEST-END kselftest $rc"
+
+# Each test's log holds its output behind the runner's "# " prefix, after
+# the runner's note of the timeout; its exit status is in the runner's line.
+sed -n 's/^\(not \)\{0,1\}ok [0-9]* selftests: [^:]*: \([^ ]*\) *\(.*\)$/\2 \1\3/p' \
+	/tmp/kselftest.ktap | while read -r test result; do
+	case $result in
+	"# SKIP"*) rc=4 ;;
+	"not # exit="*) rc=${result#not # exit=} ;;
+	"not # TIMEOUT"*) rc=124 ;;
+	not*) rc=1 ;;
+	*) rc=0 ;;
+	esac
+	name=${test%.sh}
 	# Shell builtins only: if memory ran out, no command can be forked, and
 	# this is what the log should then show.
 	while read -r line; do
 		case $line in MemAvailable:* | Slab:* | Committed_AS:*) echo "MEMINFO $name $line" ;; esac
 	done </proc/meminfo
 	echo "SELFTEST-BEGIN $name"
-	while IFS= read -r line; do printf "%s\n" "$line"; done <"/tmp/$name.ktap"
+	sed -e 's/^# \{0,1\}//' -e '1{/^timeout set to [0-9]*$/d;/^overriding timeout to [0-9]*$/d}' \
+		"$LOGS/$test"
 	echo "SELFTEST-END $name $rc"
 done
 # Smoke test of `make bench`: the benchmark modules and the timing loop run,

@@ -80,13 +80,22 @@ kernel_reports() {
 	dmesg | grep -c -E 'WARNING:|BUG|Oops|KASAN|UBSAN|refcount_t|Call Trace|suspicious RCU'
 }
 
-# load NAME: insmod from $MODULES, or modprobe.
+# The test module, as kselftest installs it (TEST_GEN_MODS_DIR).
+TESTMOD_DIR="$DIR/debugfs_testmod"
+
+# load NAME: the test module from $TESTMOD_DIR; the samples, which the
+# kernel's modules_install puts in /lib/modules, with modprobe.
 load() {
-	if [ -e "$MODULES/$1.ko" ]; then
-		insmod "$MODULES/$1.ko"
+	if [ -e "$TESTMOD_DIR/$1.ko" ]; then
+		insmod "$TESTMOD_DIR/$1.ko"
 	else
 		modprobe -q "$1"
 	fi
+}
+
+# have_module NAME: whether load NAME can find the module.
+have_module() {
+	[ -e "$TESTMOD_DIR/$1.ko" ] || modinfo "$1" >/dev/null 2>&1
 }
 
 # bad_write FILE DESCRIPTION ERRNO FORMAT: a malformed write must fail with

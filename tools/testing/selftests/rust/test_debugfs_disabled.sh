@@ -13,7 +13,7 @@ else
 	echo "$KTAP_HELPERS file not found [SKIP]"
 	exit 4
 fi
-MODULES=${MODULES:-$DIR}
+. "$DIR/debugfs_helpers.sh"
 
 ktap_print_header
 if ! grep -q 'debugfs=off' /proc/cmdline; then
@@ -31,8 +31,8 @@ else
 fi
 for m in rust_debugfs rust_debugfs_scoped rust_debugfs_extras rust_debugfs_pci \
 	rust_debugfs_testmod; do
-	if [ -e "$MODULES/$m.ko" ]; then
-		ktap_test_result "$m loads" insmod "$MODULES/$m.ko"
+	if have_module "$m"; then
+		ktap_test_result "$m loads" load "$m"
 	else
 		ktap_test_skip "$m loads: $m.ko not found"
 	fi

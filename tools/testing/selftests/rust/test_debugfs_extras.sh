@@ -15,9 +15,9 @@
 #                whose registers went away fails with ENODEV
 #   symlinks     targets as given, removed with their owner
 #
-# Needs root, DebugFS mounted, rust_debugfs_extras.ko, rust_debugfs_pci.ko
-# and rust_debugfs_testmod.ko in MODULES (default: next to this script, or
-# via modprobe), and debugfs_io next to this script. Without a pci-testdev,
+# Needs root, DebugFS mounted, rust_debugfs_extras.ko and rust_debugfs_pci.ko
+# in /lib/modules (modprobe), and what kselftest installs next to this
+# script: debugfs_io and debugfs_testmod/rust_debugfs_testmod.ko. Without a pci-testdev,
 # the register cases of the PCI sample are skipped.
 
 DIR="$(dirname "$(readlink -f "$0")")"
@@ -30,7 +30,6 @@ else
 fi
 . "$DIR/debugfs_helpers.sh"
 
-MODULES=${MODULES:-$DIR}
 DEBUGFS=/sys/kernel/debug
 IO=$DIR/debugfs_io
 TMP=$(mktemp -d)
@@ -253,8 +252,8 @@ if ! [ -d "$DEBUGFS" ] || ! grep -q debugfs /proc/mounts; then
 	ktap_skip_all "DebugFS is not mounted"
 	exit "$KSFT_SKIP"
 fi
-if ! [ -e "$MODULES/rust_debugfs_extras.ko" ] && ! modinfo rust_debugfs_extras >/dev/null 2>&1; then
-	ktap_skip_all "rust_debugfs_extras.ko not found in $MODULES"
+if ! have_module rust_debugfs_extras; then
+	ktap_skip_all "rust_debugfs_extras is not installed in /lib/modules"
 	exit "$KSFT_SKIP"
 fi
 # The plan comes first, so the cases run into a file and are counted.

@@ -5,9 +5,9 @@
 # a developer pokes at them: modes, contents, valid writes, and malformed
 # writes that must fail with the documented errno and leave the value as it
 # was. Needs root, DebugFS mounted, and rust_debugfs.ko and
-# rust_debugfs_scoped.ko in MODULES (default: next to this script, or in
-# /lib/modules via modprobe). The platform sample binds to an ACPI device
-# with _HID "LNUXBEEF"; without one, its cases are skipped.
+# rust_debugfs_scoped.ko in /lib/modules (modprobe). The platform sample
+# binds to an ACPI device with _HID "LNUXBEEF"; without one, its cases are
+# skipped.
 #
 # Errno of each class of bad input (see kernel::debugfs):
 #   not a number, empty line, too long, embedded NUL, non-UTF-8,
@@ -27,7 +27,6 @@ else
 fi
 . "$DIR/debugfs_helpers.sh"
 
-MODULES=${MODULES:-$DIR}
 DEBUGFS=/sys/kernel/debug
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT

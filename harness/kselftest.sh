@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install what the guest of one configuration runs, the way a kernel
+# developer would: the kernel's modules with `make modules_install`, and the
+# rust selftests with kselftest's own install target, which builds
+# debugfs_io and, through TEST_GEN_MODS_DIR, the test module against that
+# kernel. The guest then runs run_kselftest.sh from the installed tree.
+#
+# usage: kselftest.sh CONFIG [MAKE_ARGS...]
+#   MAKE_ARGS go to kselftest's make, and from there to the module's build
+#   (the randomised-layout kernel's KRUSTFLAGS, for one).
+#   $CACHE/build/CONFIG/modroot/lib/modules/<release>/   the kernel's modules
+#   $CACHE/build/CONFIG/kselftest/                       the kselftest tree
+# The log goes to $LOGS/kselftest-CONFIG.log.
+# exit:  0 installed, no warnings in our files; 3 installed with warnings in
+#        our files; 2 the build or install failed
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+cfg=${1:?usage: $0 CONFIG [MAKE_ARGS...]}
+shift
+out=/cache/build/$cfg
+log=$LOGS/kselftest-$cfg.log
+selftests=/cache/src/linux/tools/testing/selftests
+
+# kselftest builds the test module inside the source tree, which every
+# configuration shares: objects built against another kernel must never be
+# linked into this one, so the module is always rebuilt (seconds).
+install_all() {
+	rm -rf "$CACHE/build/$cfg/modroot" "$CACHE/build/$cfg/kselftest"
+	in_chroot make -C /cache/src/linux O="$out" LLVM=1 -j"$JOBS" \
+		INSTALL_MOD_PATH="$out/modroot" modules_install &&
+		in_chroot make -C "$selftests/rust/debugfs_testmod" KDIR="$out" clean &&
+		in_chroot make -C "$selftests" TARGETS=rust LLVM=1 CLIPPY=1 KDIR="$out" \
+			INSTALL_PATH="$out/kselftest" "$@" install
+}
+
+msg "Installing the modules and kselftests of '$cfg' (log: $log)..."
+if ! logged "$log" install_all "$@"; then
+	msg "kselftest install of '$cfg' FAILED; see $log"
+	exit 2
+fi
+rc=0
+python3 "$REPO/harness/warnings.py" "$log" "$CACHE/build/$cfg" \
+	"$CACHE/build/$cfg/.kselftest-warnings" || rc=$?
+# The C helper is compiled by clang here; its warnings are ours too.
+if grep -E '(debugfs_io\.c|debugfs_testmod).*warning:' "$log"; then
+	rc=1
+fi
+case $rc in
+0) ;;
+1) exit 3 ;;
+*) die "warnings.py failed ($rc) on $log" ;;
+esac
