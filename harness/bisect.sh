@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Prove that a series is bisectable: apply its mails with git am, one at a
+# time, to a checkout of the base, and after each build what the series
+# touches: fs/debugfs/, rust/ (the kernel crate and its doctests),
+# samples/rust/ and, once it exists, the selftest module, as objects with
+# the test configuration (LLVM=1 CLIPPY=1). No vmlinux is linked, so after
+# the first build each patch costs what it changes.
+#
+# usage: bisect.sh BASE_REPO MAIL...
+#   The checkout is $CACHE/src/series (a worktree of BASE_REPO, reset to
+#   its tag "base" on every run), the objects $CACHE/build/series, the log
+#   of patch N $LOGS/bisect-N.log.
+# exit:  0 every patch applied and built with no warning in our files
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+base=${1:?usage: $0 BASE_REPO MAIL...}
+shift
+work=$CACHE/src/series
+obj=$CACHE/build/series
+if [ -e "$work/.git" ]; then
+	git -C "$work" am --abort >/dev/null 2>&1 || true
+	git -C "$work" reset -q --hard base
+else
+	rm -rf "$work"
+	git -C "$base" worktree prune
+	msg "Checking out the base tree for the bisection build (once)..."
+	git -C "$base" worktree add -q --detach "$work" base
+fi
+mkdir -p "$obj"
+
+# build_patch N: builds the checkout as it is after patch N.
+build_patch() {
+	local n=$1 testmod=tools/testing/selftests/rust/debugfs_testmod
+	# The fragment again at every patch: the samples' options appear with
+	# the patch that adds them to Kconfig.
+	cp "$REPO/harness/configs/test.config" "$obj/.config"
+	in_chroot make -C /cache/src/series O=/cache/build/series LLVM=1 olddefconfig &&
+		in_chroot make -C /cache/src/series O=/cache/build/series LLVM=1 CLIPPY=1 \
+			-j"$JOBS" fs/debugfs/ rust/ samples/rust/ &&
+		if [ -d "$work/$testmod" ]; then
+			in_chroot make -C /cache/src/series O=/cache/build/series LLVM=1 CLIPPY=1 \
+				M="/cache/src/series/$testmod" MO=/cache/build/series/testmod \
+				rust_debugfs_testmod.o
+		fi
+}
+
+status=0
+n=0
+for mail in "$@"; do
+	n=$((n + 1))
+	name=$(basename "$mail")
+	if ! git -C "$work" am -q "$mail" >"$LOGS/bisect-$n.log" 2>&1; then
+		msg "bisect: $name does not apply with git am; see $LOGS/bisect-$n.log"
+		exit 1
+	fi
+	start=$(now)
+	if ! logged "$LOGS/bisect-$n.log" build_patch "$n"; then
+		msg "bisect: the tree does not build after $name; see $LOGS/bisect-$n.log"
+		status=1
+		continue
+	fi
+	rm -rf "$obj/.warnings"
+	if ! python3 "$REPO/harness/warnings.py" "$LOGS/bisect-$n.log" "$obj" "$obj/.warnings" \
+		>/dev/null; then
+		msg "bisect: warnings in our files after $name; see $LOGS/bisect-$n.log"
+		status=1
+		continue
+	fi
+	msg "bisect: builds after $name ($(($(now) - start)) s)"
+done
+exit "$status"
