@@ -6,7 +6,8 @@
 
 H := harness
 
-.PHONY: help run test bench kunit chroot source overlay config kernel fmt patches clean
+.PHONY: help run test bench kunit chroot source overlay config kernel fmt patches upstream-fixes \
+	clean
 
 help:
 	@echo 'Main targets:'
@@ -24,6 +25,8 @@ help:
 	@echo '  fmt      - rustfmt our Rust files with the kernel rustfmt config'
 	@echo '  patches  - the series (git format-patch), checkpatch.pl, git am and a build'
 	@echo '             after every patch (BISECT=0: no build)'
+	@echo '  upstream-fixes - our fixes as patches against the base tree'"'"'s own debugfs:'
+	@echo '             checkpatch.pl, git am, both kernels built and booted'
 	@echo '  clean    - delete the build directories (keeps toolchain and source)'
 	@echo 'Variables: DEBUGFS_CACHE=dir, JOBS=n, V=1 (show build output),'
 	@echo '           PATCH_AUTHOR="Name <email>" (From: of the series)'
@@ -63,6 +66,9 @@ fmt: source
 
 patches: source
 	@BISECT=$${BISECT:-1} bash $(H)/patches.sh
+
+upstream-fixes: source
+	@bash $(H)/upstream-fixes.sh --verdict
 
 clean:
 	@bash -c '. $(H)/lib.sh && rm -rf "$$CACHE/build" && msg "Removed $$CACHE/build."'

@@ -29,7 +29,7 @@ for arg; do
 done
 msg "Building '$cfg': $* (log: $log)..."
 start=$(now)
-if ! logged "$log" in_chroot make -C /cache/src/linux O="/cache/build/$cfg" \
+if ! logged "$log" in_chroot make -C "$KSRC" O="/cache/build/$cfg" \
 	LLVM=1 CLIPPY=1 -j"$JOBS" "$@"; then
 	msg "Build of '$cfg' FAILED after $(($(now) - start)) s; see $log"
 	exit 2

@@ -28,7 +28,7 @@ fi
 msg "Configuring '$cfg' (fragment changed or new)..."
 cp "$fragment" "$out/.config"
 logged "$LOGS/config-$cfg.log" in_chroot \
-	make -C /cache/src/linux O="/cache/build/$cfg" LLVM=1 olddefconfig
+	make -C "$KSRC" O="/cache/build/$cfg" LLVM=1 olddefconfig
 
 missing=()
 while read -r line; do

@@ -17,16 +17,37 @@
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${DEBUGFS_CACHE:-${XDG_CACHE_HOME:-/var/cache}/rust-debugfs}
 TREE=$CACHE/src/linux
+# The source tree that build.sh and config.sh use, as the toolchain root
+# sees it: the base tree with our files, unless a caller names another.
+KSRC=${KSRC:-/cache/src/linux}
 LOGS=$CACHE/logs
 JOBS=${JOBS:-$(nproc)}
 V=${V:-0}
 
 mkdir -p "$CACHE" "$LOGS"
 
-# The series we test against, and the exact build tested most recently.
+# One run at a time per cache: two would build into the same directories
+# and write the same logs. The first script of a run takes the lock on
+# $CACHE/lock (held until the run's last process exits), the scripts it
+# starts inherit it, and a second run waits for the first.
+if [ "${DEBUGFS_LOCKED:-}" != "$CACHE" ]; then
+	exec 9>>"$CACHE/lock"
+	if ! flock -n 9; then
+		printf '[%(%H:%M:%S)T] %s\n' -1 "Another run holds $CACHE/lock: waiting for it..." >&2
+		flock 9
+	fi
+	export DEBUGFS_LOCKED=$CACHE
+fi
+
+# The series we test against, and the exact build tested most recently: the
+# Debian package, and the kernel tarball inside it, by sha256.
 BASE_SERIES=7.3
 BASE_PACKAGE=linux-source-$BASE_SERIES
 BASE_TESTED_VERSION=7.3.4-1~bpo13+1
+BASE_TESTED_SHA256=703e369ddd4cce971452f5a593ee55df3a5c10c83caf0fa0df039633ed181ee3
+BASE_TESTED_TARBALL_SHA256=76df1affb19f24926949369be1d74b60071c963c598ce8780bddd4bbf0fc3bc4
+# Where harness/source.sh records the archive the base tree comes from.
+BASE_RECORD=$CACHE/dl/base-archive
 
 msg() {
 	printf '[%(%H:%M:%S)T] %s\n' -1 "$*"
@@ -110,29 +131,85 @@ prepare_test_kernel() {
 	bash "$REPO/harness/build.sh" test bzImage modules || [ $? = 3 ]
 }
 
+# base_archive: the archive the base tree comes from (a linux-source .deb
+# or a kernel tarball), as harness/source.sh chose it.
+base_archive() {
+	[ -s "$BASE_RECORD" ] || die "no base archive recorded in $BASE_RECORD: run 'make source'"
+	cat "$BASE_RECORD"
+}
+
+# base_name: the package and version of the base, "linux-source-7.3
+# 7.3.4-1~bpo13+1", or a tarball's file name.
+base_name() {
+	local archive
+	archive=$(base_archive) || return 1
+	case $archive in
+	*.deb) basename "$archive" .deb | sed 's/_/ /; s/_.*//' ;;
+	*) basename "$archive" ;;
+	esac
+}
+
+# base_origin: one line saying where the base tree comes from.
+base_origin() {
+	case $(base_archive) in
+	*.deb) echo "Linux as packaged by Debian: $(base_name)" ;;
+	*) echo "Linux from $(base_name)" ;;
+	esac
+}
+
+# base_extract DIR [PATTERN...]: the kernel tree of the base archive, or the
+# members matching the PATTERNs, extracted into DIR (the tree's top
+# directory stripped).
+base_extract() {
+	local dir=$1 archive
+	shift
+	archive=$(base_archive) || return 1
+	set -- --strip-components=1 ${1:+--wildcards} "$@"
+	case $archive in
+	*.deb)
+		dpkg-deb --fsys-tarfile "$archive" |
+			tar -x -O --wildcards './usr/src/linux-source-*.tar.*' |
+			tar -x -J -C "$dir" "$@"
+		;;
+	*) tar -x -f "$archive" -C "$dir" "$@" ;;
+	esac
+}
+
+# cover_closing: the last paragraphs of the cover letters of our exports:
+# what base-commit: names, and where the Signed-off-by goes.
+cover_closing() {
+	echo "The base is $(base_origin); base-commit: below names a reproducible" \
+		"git import of it made by our harness, not a commit of the upstream history." |
+		fmt -w 72
+	cat <<EOF
+
+No patch carries a Signed-off-by: whoever posts the series certifies the
+Developer's Certificate of Origin, with \`git am -s\` or by adding the line
+to each patch below its message.
+EOF
+}
+
 # base_repo: the whole pristine base tree as a git repository whose one
 # commit, tagged "base", is made reproducibly (fixed identity and date: the
 # same package gives the same commit id). `make patches` commits the series
 # on it, exports it with git format-patch, and applies it back with git am.
 # Made once; prints its path, $CACHE/src/base.
 base_repo() {
-	local repo=$CACHE/src/base debs version
+	local repo=$CACHE/src/base name
 	if ! git -C "$repo" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
 		rm -rf "$repo" "$repo.tmp"
 		msg "Importing the pristine base tree into git (once)..." >&2
 		mkdir -p "$repo.tmp"
-		debs=("$CACHE"/dl/"$BASE_PACKAGE"_*.deb)
-		version=$(basename "${debs[0]}" .deb | cut -d_ -f2)
-		dpkg-deb --fsys-tarfile "${debs[0]}" | tar -x -O "./usr/src/$BASE_PACKAGE.tar.xz" |
-			tar -xJ -C "$repo.tmp" --strip-components=1
+		base_extract "$repo.tmp" || return 1
+		name=$(base_name)
 		(
 			cd "$repo.tmp" || exit
-			export GIT_AUTHOR_NAME="$BASE_PACKAGE $version" GIT_AUTHOR_EMAIL=
+			export GIT_AUTHOR_NAME="$name" GIT_AUTHOR_EMAIL=
 			export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL=
 			export GIT_AUTHOR_DATE="@0 +0000" GIT_COMMITTER_DATE="@0 +0000"
 			git init -q
 			git add -A -f
-			git commit -q -m "Linux as packaged by Debian: $BASE_PACKAGE $version"
+			git commit -q -m "$(base_origin)"
 			git tag base
 		) >&2
 		mv "$repo.tmp" "$repo"
@@ -161,16 +238,13 @@ series_author() {
 # Extracts, once, the base tree's own versions of the files we replace, and
 # prints where they are: $CACHE/src/pristine.
 pristine_tree() {
-	local pristine=$CACHE/src/pristine debs
+	local pristine=$CACHE/src/pristine
 	if [ ! -f "$pristine/MAINTAINERS" ] || [ ! -f "$pristine/samples/rust/Kconfig" ]; then
 		rm -rf "$pristine" "$pristine.tmp"
 		msg "Extracting the base tree's own kernel::debugfs and samples (once)..." >&2
 		mkdir -p "$pristine.tmp"
-		debs=("$CACHE"/dl/"$BASE_PACKAGE"_*.deb)
-		dpkg-deb --fsys-tarfile "${debs[0]}" | tar -x -O "./usr/src/$BASE_PACKAGE.tar.xz" |
-			tar -xJ -C "$pristine.tmp" --strip-components=1 --wildcards \
-				'*/rust/kernel/debugfs*' '*/samples/rust/rust_debugfs*' '*/MAINTAINERS' \
-				'*/samples/rust/Kconfig' '*/samples/rust/Makefile'
+		base_extract "$pristine.tmp" '*/rust/kernel/debugfs*' '*/samples/rust/rust_debugfs*' \
+			'*/MAINTAINERS' '*/samples/rust/Kconfig' '*/samples/rust/Makefile' || return 1
 		mv "$pristine.tmp" "$pristine"
 	fi
 	echo "$pristine"

@@ -177,12 +177,12 @@ write_cover() {
 	else
 		tested="\`make test\` has not run to its end here yet."
 	fi
-	python3 - "$out/0000-cover-letter.patch" "$(cat "$TREE/.rust-debugfs-version")" \
+	python3 - "$out/0000-cover-letter.patch" "$(cover_closing)" \
 		"$tested $BISECTED" <<'EOF'
 import sys
 import textwrap
 
-path, version, results = sys.argv[1:4]
+path, closing, results = sys.argv[1:4]
 subject = "rust: debugfs: a sound, zero-cost kernel::debugfs, with C's features"
 blurb = f"""\
 This series replaces the Rust DebugFS abstraction with one that is sound
@@ -214,15 +214,7 @@ the newest Debian rustc.
 
 {textwrap.fill(results.strip(), 72)}
 
-The base is Linux {version.split("-")[0]} as packaged by Debian
-(linux-source-7.3 {version}); base-commit: below names a reproducible git
-import of that package (`make patches` makes it), not a commit of the
-upstream history. Whether the series applies unchanged to the upstream
-v{version.split("-")[0]} tag has not been checked.
-
-No patch carries a Signed-off-by: whoever posts the series certifies the
-Developer's Certificate of Origin, with `git am -s` or by adding the line
-to each patch below its message."""
+{closing}"""
 with open(path) as f:
     text = f.read()
 text = text.replace("*** SUBJECT HERE ***", subject).replace("*** BLURB HERE ***", blurb)

@@ -9,7 +9,8 @@
 #             Debian rustc and clippy, upstream's samples, and the snippets
 #             that must not compile
 #   lint      warnings in our files, rustfmtcheck and rustdoc (minimum and
-#             newest rustc), checkpatch.pl of our series
+#             newest rustc), checkpatch.pl of our series and of the fixes
+#             for upstream
 #   boot      KUnit (Rust doctests included) and the selftests: the test
 #             kernel, the test kernel with debugfs=off, the randomised test
 #             kernel, the debug kernel; the kernel log of each boot is
@@ -105,10 +106,7 @@ if [ "$kernel_ok" = yes ]; then
 	check "kselftest config: the test kernel has every option of selftests/rust/config" \
 		kselftest_config test || true
 	# The benchmark, smoke-tested in the test boot so that it cannot rot.
-	build_check test "benchmark modules" M=/repo/harness/bench MO=/cache/build/test/bench \
-		modules || true
-	check "build: benchmark timing loop" in_chroot gcc -O2 -static -Wall \
-		-o /cache/build/test/bench/dfsbench /repo/harness/bench/dfsbench.c || true
+	bench_checks test
 fi
 # upstream_samples: upstream 7.3's own two DebugFS samples, taken from the
 # pristine base tree, built as external modules against our kernel::debugfs.
@@ -209,6 +207,16 @@ if [ "$newest_ok" = yes ]; then
 fi
 check "patch series: checkpatch.pl --strict clean, the mails give our tree" \
 	bash "$H/patches.sh" || true
+# The fixes we propose for the base tree's own kernel::debugfs, as a series
+# (harness/upstream-fixes.sh with BUILD=0: checkpatch.pl and that the mails
+# apply). Building and booting the base with and without them costs two
+# kernels more; that is `make upstream-fixes`.
+upstream_series() {
+	BUILD=0 bash "$H/upstream-fixes.sh" >"$LOGS/upstream-fixes-run.log" 2>&1
+}
+check "upstream fixes: the series is exported (log: $LOGS/upstream-fixes-run.log)" \
+	upstream_series || true
+boot_verdict "upstream fixes" "$EXPECT/upstream-fixes-series" "$LOGS/upstream-fixes.log" -
 check "kunit.py config: rust/kernel/debugfs/.kunitconfig configures" \
 	env CONFIG_ONLY=1 bash "$H/kunit.sh" || true
 stage_end lint

@@ -68,6 +68,15 @@ kselftest_check() {
 		bash "$REPO/harness/kselftest.sh" "$cfg" "$@"
 }
 
+# bench_checks CONFIG: the benchmark modules and timing loop of `make bench`,
+# built for CONFIG's kernel, as its boot smoke-tests them.
+bench_checks() {
+	build_check "$1" "benchmark modules" M=/repo/harness/bench MO="/cache/build/$1/bench" \
+		modules || true
+	check "build: benchmark timing loop" in_chroot gcc -O2 -static -Wall \
+		-o "/cache/build/$1/bench/dfsbench" /repo/harness/bench/dfsbench.c || true
+}
+
 counted_build() {
 	local label=$1 logs=$2 rc=0
 	shift 2
@@ -305,3 +314,14 @@ boot_verdict() {
 	[ "$klog" = - ] || kernel_log_verdict "$label" "$klog"
 }
 
+# upstream_fixes_verdict: what harness/upstream-fixes.sh left in $LOGS: the
+# checks of the series, the base with the fixes (every case passes), and the
+# pristine base (every case fails, turned around into upstream_defects).
+upstream_fixes_verdict() {
+	local expect=$REPO/harness/expect
+	boot_verdict "upstream fixes" "$expect/upstream-fixes" "$LOGS/upstream-fixes.log" -
+	boot_verdict "upstream base with the fixes" "$expect/upstream-fixed-boot" \
+		"$LOGS/upstream-fixed-boot.log" "$LOGS/upstream-fixed-boot-kernel.log"
+	boot_verdict "upstream base, pristine" "$expect/upstream-base-boot" \
+		"$LOGS/upstream-defects.log" "$LOGS/upstream-base-boot-kernel.log"
+}

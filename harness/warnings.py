@@ -32,6 +32,8 @@ CRATES = {
                            lambda p: os.path.basename(p) == "rust_debugfs_bench.rs"),
     "rust_debugfs_testmod": ("rust_debugfs_testmod.o",
                              lambda p: os.path.basename(p) == "rust_debugfs_testmod.rs"),
+    "rust_debugfs_fixes": ("rust_debugfs_fixes.o",
+                           lambda p: os.path.basename(p) == "rust_debugfs_fixes.rs"),
 }
 
 LOCATION = re.compile(r"^\s*--> (\S+?):(\d+):\d+")

@@ -1,0 +1,333 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make upstream-fixes`: the defects we fixed, as small patches against the
+# base tree's own kernel::debugfs in the form upstream takes, and the proof
+# that each is a real defect and that its patch fixes it.
+#
+#   1. The series: harness/patches/0001-* (the module pin, shared with our
+#      own series) and harness/upstream-fixes/*.patch, one defect each,
+#      committed on the git import of the pristine base (base_repo in
+#      lib.sh) and exported with git format-patch as patches.sh exports
+#      ours: cover letter, base-commit:, To/Cc from get_maintainer.pl, no
+#      Signed-off-by. checkpatch.pl --strict --codespell on every patch.
+#   2. Two trees, worktrees of that import: the pristine base
+#      ($CACHE/src/upstream-base) and the base with the mails applied by
+#      git am ($CACHE/src/upstream-fixed). Each is built with
+#      harness/configs/upstream.config, upstream's own two samples and the
+#      test module of harness/upstream-fixes/testmod/ (upstream's API only).
+#   3. The Scope lifetime fix is a build: a scope on borrowed data
+#      (debugfs_compile_fail/scoped_borrowed_data.rs, scope_dir_...) must
+#      compile on the base and be rejected with the fixes.
+#   4. Both kernels boot and run test_upstream_fixes.sh, a case per
+#      run-time defect: with the fixes every case must pass; on the base
+#      every case must fail, or the test does not see the defect. The
+#      base's results are turned around into the suite upstream_defects.
+#
+# With BUILD=0 (what `make test` runs: seconds, where a kernel costs many
+# minutes) only step 1, checking with git apply on an index of its own
+# that the mails give the series, and no worktree is checked out.
+#
+# Prints one KTAP document (suite upstream-fixes) for steps 1 to 3; the
+# boots leave $LOGS/upstream-*-boot*.log and $LOGS/upstream-defects.log.
+# harness/verdict.sh's upstream_fixes_verdict counts all of it, as
+# `make test` does; with --verdict this script does so too and ends with
+# the verdict line. The mails go to $CACHE/upstream-fixes/.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+if [ "${1:-}" = --help ]; then
+	sed -n '3,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
+	exit 0
+fi
+
+BUILD=${BUILD:-1}
+out=$CACHE/upstream-fixes
+work=$CACHE/build/upstream-fixes-work
+mkdir -p "$work"
+rm -rf "$out"
+mkdir -p "$out"
+cases=$work/cases
+: >"$cases"
+n=0
+
+# result DESCRIPTION CMD...: one KTAP case for the status of CMD.
+result() {
+	local description=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n $description" >>"$cases"
+	else
+		echo "not ok $n $description" >>"$cases"
+	fi
+}
+
+patches=("$REPO"/harness/patches/0001-*.patch "$REPO"/harness/upstream-fixes/*.patch)
+base=$(base_repo)
+author=$(series_author)
+email=${author##*<}
+export GIT_AUTHOR_NAME=${author% <*} GIT_COMMITTER_NAME=${author% <*}
+export GIT_AUTHOR_EMAIL=${email%>} GIT_COMMITTER_EMAIL=${email%>}
+# The same patches give the same commits.
+export GIT_AUTHOR_DATE="@0 +0000" GIT_COMMITTER_DATE="@0 +0000"
+
+# --- 1. the series ----------------------------------------------------------
+# Committed on an index of its own: no worktree is touched.
+commit_series() {
+	local p parent
+	parent=$(git rev-parse base)
+	git read-tree base
+	for p in "${patches[@]}"; do
+		git apply --cached "$p" || { msg "$(basename "$p") does not apply to the base"; return 1; }
+		parent=$(harness_message "$p" | git commit-tree "$(git write-tree)" -p "$parent")
+	done
+	git update-ref refs/heads/upstream-fixes "$parent"
+}
+
+msg "Committing the ${#patches[@]} upstream fixes on the pristine base..."
+GIT_DIR=$base/.git GIT_INDEX_FILE=$work/index commit_series ||
+	die "the upstream fixes do not apply to the pristine base"
+series_tree=$(git -C "$base" rev-parse 'upstream-fixes^{tree}')
+
+# worktree DIR: a worktree of the base import at DIR (made once).
+worktree() {
+	if ! [ -e "$1/.git" ]; then
+		rm -rf "$1"
+		git -C "$base" worktree prune
+		msg "Checking out the pristine base in $1 (once)..."
+		git -C "$base" worktree add -q --detach "$1" base
+	fi
+}
+if [ "$BUILD" = 1 ]; then
+	worktree "$CACHE/src/upstream-base"
+	worktree "$CACHE/src/upstream-fixed"
+fi
+
+# The maintainers by the pristine base's own MAINTAINERS.
+git -C "$base" diff base upstream-fixes >"$work/series.diff"
+git -C "$base" show base:MAINTAINERS >"$work/MAINTAINERS"
+in_chroot sh -c 'cd /cache/src/linux && perl scripts/get_maintainer.pl --no-git \
+	--no-git-fallback --no-keywords --no-tree \
+	--mpath /cache/build/upstream-fixes-work/MAINTAINERS \
+	/cache/build/upstream-fixes-work/series.diff' \
+	>"$work/maintainers" 2>&1 || die "get_maintainer.pl failed: $(cat "$work/maintainers")"
+mapfile -t to < <(grep '(maintainer:' "$work/maintainers" | sed 's/ (.*//')
+mapfile -t cc < <(grep -v '(maintainer:' "$work/maintainers" | sed 's/ (.*//')
+[ ${#to[@]} -gt 0 ] || die "get_maintainer.pl names no maintainer: $(cat "$work/maintainers")"
+git -C "$base" format-patch -q --cover-letter --base=base -o "$out" --from="$author" \
+	"${to[@]/#/--to=}" "${cc[@]/#/--cc=}" base..upstream-fixes
+mails=("$out"/0*.patch)
+mails=("${mails[@]:1}")
+
+# checkpatch MAIL: --strict and --codespell clean. MISSING_SIGN_OFF is
+# expected: whoever posts the series signs it (see patches.sh). So is
+# UNKNOWN_COMMIT_ID: the ids of Fixes: are those of the original series in
+# the upstream history, which the import of the Debian package lacks.
+checkpatch() {
+	in_chroot perl /cache/src/linux/scripts/checkpatch.pl --no-tree --strict \
+		--codespell --ignore MISSING_SIGN_OFF,UNKNOWN_COMMIT_ID -q \
+		"/cache/upstream-fixes/$(basename "$1")" >"$1.checkpatch" 2>&1 &&
+		! [ -s "$1.checkpatch" ]
+}
+for m in "${mails[@]}"; do
+	result "checkpatch.pl --strict: $(basename "$m")" checkpatch "$m"
+done
+
+# The fixed tree is the base with the mails applied by git am; it is made
+# again only when the series changed, so that make rebuilds nothing else.
+fixed=$CACHE/src/upstream-fixed
+apply_mails() {
+	if [ "$(git -C "$fixed" rev-parse 'HEAD^{tree}')" != "$series_tree" ]; then
+		msg "Applying the mails to the pristine base with git am..."
+		git -C "$fixed" am --abort >/dev/null 2>&1 || true
+		git -C "$fixed" reset -q --hard base
+		git -C "$fixed" am -q "${mails[@]}" >"$LOGS/upstream-fixes-am.log" 2>&1 || return 1
+	fi
+	[ "$(git -C "$fixed" rev-parse 'HEAD^{tree}')" = "$series_tree" ]
+}
+# Without a build, the mails are applied to the base on an index of their own.
+apply_mails_to_index() {
+	local m
+	GIT_DIR=$base/.git GIT_INDEX_FILE=$work/index-mails git read-tree base || return 1
+	for m in "${mails[@]}"; do
+		GIT_DIR=$base/.git GIT_INDEX_FILE=$work/index-mails git apply --cached "$m" || return 1
+	done
+	[ "$(GIT_DIR=$base/.git GIT_INDEX_FILE=$work/index-mails git write-tree)" = "$series_tree" ]
+}
+if [ "$BUILD" = 1 ]; then
+	result "the ${#mails[@]} mails apply to the pristine base with git am and give the series" \
+		apply_mails
+else
+	result "the ${#mails[@]} mails apply to the pristine base and give the series" \
+		apply_mails_to_index
+fi
+
+# write_cover: the cover letter, with what the series fixes and what this
+# run showed (nothing of the boots with BUILD=0).
+write_cover() {
+	local cover=$out/0000-cover-letter.patch fixed_cases base_cases
+	if [ "$BUILD" = 1 ]; then
+		fixed_cases=$(tr -d '\r' <"$LOGS/upstream-fixed-boot.log" 2>/dev/null | grep -c '^ok ' || true)
+		base_cases=$(grep -c '^ok ' "$LOGS/upstream-defects.log" 2>/dev/null || true)
+	fi
+	python3 - "$cover" "$(cover_closing)" "${fixed_cases:--}" \
+		"${base_cases:--}" "$(grep -c '^ok ' "$cases")" "$n" <<'EOF'
+import sys
+
+path, closing, fixed, base, host_ok, host_n = sys.argv[1:7]
+import textwrap
+
+if fixed == "-":
+    tested = f"""This export was not built or booted; checkpatch.pl --strict and
+applying the mails to the base: {host_ok} of {host_n} checks pass."""
+else:
+    tested = f"""Tested on x86_64
+under QEMU, on the base with and without the series, with a test module
+that uses only the existing API and a script of eight cases, one or two
+per run-time defect: with the series {fixed} of 8 pass; without it {base}
+of 8 fail, so each case sees its defect. For patch 3, a scope on borrowed
+data compiles without the series and is rejected with it. Of the checks
+of the series itself (checkpatch.pl --strict, git am on the base, the
+builds, the compile checks), {host_ok} of {host_n} pass."""
+tested = textwrap.fill("Each commit message says how to reproduce its defect. "
+                       + " ".join(tested.split()), 72)
+subject = "debugfs, rust: fix five defects of the Rust DebugFS abstraction"
+blurb = f"""\
+These patches fix defects of kernel::debugfs, one each, found while
+writing a test suite for it; the first is in fs/debugfs/:
+
+ 1. A module can be unloaded while one of its DebugFS files is open,
+    since Rust's file_operations have no ->owner; closing the file then
+    runs in freed module memory.
+ 2. The files and subdirectories of a scope in a directory that could not
+    be created (the Arc allocation failed) are created at the DebugFS
+    root, and never removed.
+ 3. Dir::scope() and Scope::dir() accept data that borrows, so a leaked
+    scope leaves files on freed memory: a use-after-free in safe code.
+ 4. A Writer error is dropped, and the read returns a short text.
+ 5. Integer and bool files parse input unlike the C attribute files:
+    decimal only, true/false only, EINVAL for out-of-range numbers.
+
+{tested}
+
+{closing}"""
+with open(path) as f:
+    text = f.read()
+text = text.replace("*** SUBJECT HERE ***", subject).replace("*** BLURB HERE ***", blurb)
+with open(path, "w") as f:
+    f.write(text)
+EOF
+}
+
+# print_cases: the KTAP document of the checks above and of steps 2 and 3.
+print_cases() {
+	{
+		echo "SELFTEST-BEGIN upstream-fixes"
+		echo "TAP version 13"
+		echo "1..$n"
+		cat "$cases"
+		echo "SELFTEST-END upstream-fixes $(grep -q '^not ok' "$cases" && echo 1 || echo 0)"
+	} | tee "$LOGS/upstream-fixes.log"
+}
+if [ "$BUILD" != 1 ]; then
+	print_cases
+	write_cover
+	exit 0
+fi
+
+# --- 2. the two kernels -----------------------------------------------------
+# build_kernel TREE: configure and build the kernel of TREE (upstream-base
+# or upstream-fixed), install its modules, build the test module, and lay
+# out what the guest runs in $CACHE/build/TREE/kselftest. Warnings in the
+# base's own files are upstream's; with the fixes there must be none.
+build_kernel() {
+	local cfg=$1 out=$CACHE/build/$1 rc=0 ksrc=/cache/src/$1
+	KSRC=$ksrc bash "$REPO/harness/config.sh" "$cfg" upstream || return 1
+	KSRC=$ksrc bash "$REPO/harness/build.sh" "$cfg" bzImage modules || rc=$?
+	case $rc in
+	0) ;;
+	3) [ "$cfg" = upstream-base ] || return 1 ;;
+	*) return 1 ;;
+	esac
+	# Called as a condition, so set -e is off here: every step is chained.
+	rm -rf "$out/modroot" "$out/kselftest" &&
+		logged "$LOGS/modules_install-$cfg.log" in_chroot make -C "$ksrc" \
+			O="/cache/build/$cfg" LLVM=1 INSTALL_MOD_PATH="/cache/build/$cfg/modroot" \
+			modules_install &&
+		KSRC=$ksrc bash "$REPO/harness/build.sh" "$cfg" M=/repo/harness/upstream-fixes/testmod \
+			MO="/cache/build/$cfg/fixes-testmod" modules &&
+		mkdir -p "$out/kselftest/rust" "$out/kselftest/kselftest" &&
+		cp "$CACHE/src/$cfg/tools/testing/selftests/kselftest/ktap_helpers.sh" \
+			"$out/kselftest/kselftest/" &&
+		cp "$REPO/harness/upstream-fixes/test_upstream_fixes.sh" \
+			"$REPO/tools/testing/selftests/rust/debugfs_helpers.sh" \
+			"$out/fixes-testmod/rust_debugfs_fixes.ko" "$out/kselftest/rust/"
+}
+base_ok=yes
+fixed_ok=yes
+result "build: the pristine base, its samples and the test module" build_kernel upstream-base
+grep -q "^not ok $n " "$cases" && base_ok=no
+result "build: the base with the fixes, its samples and the test module, no warning" \
+	build_kernel upstream-fixed
+grep -q "^not ok $n " "$cases" && fixed_ok=no
+
+# --- 3. the Scope lifetime fix ----------------------------------------------
+# snippet TREE CASE VARIANT [MAKE_ARGS...]: builds one compile-fail snippet
+# against TREE's kernel; its log is $LOGS/TREE-CASE-VARIANT.log.
+snippet() {
+	local cfg=$1 name=$2 variant=$3
+	shift 3
+	in_chroot make -C "/cache/src/$cfg" O="/cache/build/$cfg" LLVM=1 \
+		M=/repo/tools/testing/selftests/rust/debugfs_compile_fail \
+		MO="/cache/build/$cfg/compile-fail/$name-$variant" CASE="$name" "$@" "$name.o" \
+		>"$LOGS/$cfg-$name-$variant.log" 2>&1
+}
+rejected() {
+	! snippet upstream-fixed "$1" rejected &&
+		grep -q 'error\[E0597\]' "$LOGS/upstream-fixed-$1-rejected.log"
+}
+for name in scoped_borrowed_data scope_dir_borrowed_data; do
+	if [ "$base_ok" = yes ]; then
+		result "Scope lifetime: $name compiles on the pristine base (the defect)" \
+			snippet upstream-base "$name" borrowing
+	fi
+	if [ "$fixed_ok" = yes ]; then
+		result "Scope lifetime: $name is rejected with the fixes (E0597)" rejected "$name"
+		result "Scope lifetime: the twin of $name that owns its data compiles with the fixes" \
+			snippet upstream-fixed "$name" allowed ALLOWED=1
+	fi
+done
+
+print_cases
+
+# --- 4. the boots -----------------------------------------------------------
+rm -f "$LOGS"/upstream-base-boot* "$LOGS"/upstream-fixed-boot* "$LOGS/upstream-defects.log"
+for cfg in upstream-base upstream-fixed; do
+	ok=${cfg#upstream-}_ok
+	[ "${!ok}" = yes ] || continue
+	BOOT_TIMEOUT=300 bash "$REPO/harness/boot.sh" "$cfg" /guest/run-upstream-fixes.sh \
+		"$LOGS/$cfg-boot.log" || msg "the boot of $cfg did not end well: see $LOGS/$cfg-boot.log"
+done
+# On the base, a case that fails has shown its defect, and one that passes
+# has not: the suite upstream_defects says so, case by case.
+if [ -f "$LOGS/upstream-base-boot.log" ]; then
+	tr -d '\r' <"$LOGS/upstream-base-boot.log" | awk '
+		/^SELFTEST-BEGIN test_upstream_fixes$/ { on = 1; print "SELFTEST-BEGIN upstream_defects"; next }
+		on && /^SELFTEST-END / { print "SELFTEST-END upstream_defects " (shown ? 1 : 0); on = 0; next }
+		on && /^not ok / { sub(/^not ok /, "ok "); print $0 ": fails on the pristine base"; next }
+		on && /^ok / { sub(/^ok /, "not ok "); shown = 1; print $0 ": passes on the pristine base"; next }
+		on { print }' >"$LOGS/upstream-defects.log"
+fi
+
+write_cover
+msg "The upstream fixes and their cover letter are in $out."
+
+if [ "${1:-}" = --verdict ]; then
+	RESULTS=$LOGS/upstream-fixes-results.txt
+	: >"$RESULTS"
+	. "$REPO/harness/verdict.sh"
+	upstream_fixes_verdict
+	verdict_line
+	[ "$failed" = 0 ]
+fi
