@@ -6,13 +6,15 @@
 
 H := harness
 
-.PHONY: help run test bench kunit chroot source overlay config kernel fmt patches upstream-fixes \
+.PHONY: help run test check bench kunit chroot source overlay config kernel fmt patches upstream-fixes \
 	clean
 
 help:
 	@echo 'Main targets:'
 	@echo '  run      - build if needed, boot the test kernel, show the samples in use'
 	@echo '  test     - every test: builds, lints, KUnit doctests, selftests in QEMU'
+	@echo '  check    - fast loop: rebuild the test kernel, one boot, KUnit and selftests'
+	@echo '             (TESTS=test_debugfs_samples.sh,... runs only those selftests)'
 	@echo '  bench    - kernel::debugfs against C DebugFS in one boot: table and CSV'
 	@echo '  kunit    - the kernel::debugfs doctests with kunit.py and our .kunitconfig'
 	@echo 'Stages (each runs what it needs first):'
@@ -36,6 +38,9 @@ run:
 
 test:
 	@bash $(H)/test.sh
+
+check:
+	@bash $(H)/check.sh
 
 bench:
 	@bash $(H)/bench.sh

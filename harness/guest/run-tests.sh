@@ -8,7 +8,12 @@
 # serial port (see init), so nothing here prints it.
 LOGS=/tmp/kselftest
 cd /kselftest || exit 1
-./run_kselftest.sh --per-test-log "$LOGS" >/tmp/kselftest.ktap 2>&1
+# TESTS=a.sh,b.sh (from `make check`): only those tests of the collection.
+set --
+for test in $(echo "${TESTS:-}" | tr ',' ' '); do
+	set -- "$@" -t "rust:$test"
+done
+./run_kselftest.sh --per-test-log "$LOGS" "$@" >/tmp/kselftest.ktap 2>&1
 rc=$?
 echo "SELFTEST-BEGIN kselftest"
 cat /tmp/kselftest.ktap
@@ -38,7 +43,7 @@ sed -n 's/^\(not \)\{0,1\}ok [0-9]* selftests: [^:]*: \([^ ]*\) *\(.*\)$/\2 \1\3
 done
 # Smoke test of `make bench`: the benchmark modules and the timing loop run,
 # with tiny counts, and every measurement produces numbers.
-if [ -x /bench/dfsbench ] && grep -q debugfs /proc/mounts; then
+if [ -z "${TESTS:-}" ] && [ -x /bench/dfsbench ] && grep -q debugfs /proc/mounts; then
 	ITER=20 BATCHES=3 ROUNDS=1 N=10 SIZES=10 /guest/bench.sh >/tmp/bench.out 2>&1
 	rc=$?
 	echo "SELFTEST-BEGIN bench_smoke"

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make check`: the fast loop after a change to our files. Lays them into
+# the base tree, rebuilds what changed in the test kernel, reinstalls its
+# modules and selftests, boots it once (KUnit with the Rust doctests, then
+# the selftests with the short settings of `make test`'s test boot) and
+# counts that boot against harness/expect/test-boot, ending with the same
+# kind of verdict line. Nothing else of `make test` runs: no other kernel,
+# no lints.
+#
+# TESTS=test_debugfs_samples.sh,... runs only those selftests (KUnit still
+# runs whole); the expectations are cut down to them.
+# exit: 0 all passed, 1 something failed, 2 the kernel did not build.
+set -euo pipefail
+if [ "${1:-}" = --help ]; then
+	sed -n '3,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
+	exit 0
+fi
+. "$(dirname "$0")/lib.sh"
+
+H=$REPO/harness
+RESULTS=$LOGS/check-results.txt
+. "$H/verdict.sh"
+: >"$RESULTS"
+start=$(now)
+
+for step in chroot.sh source.sh overlay.sh "config.sh test"; do
+	# shellcheck disable=SC2086 # step carries its argument.
+	if ! bash $H/$step; then
+		fail "check: $step"
+		verdict_line
+		exit 2
+	fi
+done
+rc=0
+build_check test "test kernel" bzImage modules || rc=$?
+if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then
+	verdict_line
+	exit 2
+fi
+kselftest_check test "kselftest install" || true
+# The benchmark's smoke test is part of the test boot.
+bench_checks test
+
+# The expectations of the test boot, cut down to TESTS when it is set: the
+# runner then reports one case per selected test.
+expect=$H/expect/test-boot
+args=()
+if [ -n "${TESTS:-}" ]; then
+	expect=$LOGS/check-expect
+	awk -v tests="$TESTS" '
+		BEGIN { n = split(tests, t, ","); for (i = 1; i <= n; i++) { sub(/\.sh$/, "", t[i]); want[t[i]] = 1 } }
+		$1 == "kunit" { print; next }
+		$1 == "suite" && ($2 in want) { print; cases++; if ($3 == "skip-all") skips++ }
+		END { printf "suite kselftest %d %d\n", cases, skips }
+	' "$H/expect/test-boot" >"$expect"
+	args=(TESTS="$TESTS")
+fi
+name=check-boot
+rm -f "$LOGS/$name".log "$LOGS/$name"-*
+if bash "$H/boot.sh" test /guest/run-tests.sh "$LOGS/$name.log" \
+	sysctl.vm.mem_profiling=0 DURATION=5 CHURN=300 "${args[@]}"; then
+	pass "check: the guest ran its tests to the end"
+else
+	fail "check: the VM hung, died or did not finish (logs: $LOGS/$name*.log)"
+fi
+boot_verdict "check" "$expect" "$LOGS/$name.log" "$LOGS/$name-kernel.log"
+[ "$failed" = 0 ] || grep '^FAIL' "$RESULTS" || true
+msg "make check took $(($(now) - start)) s; results: $RESULTS"
+verdict_line
+[ "$failed" = 0 ]
