@@ -236,7 +236,13 @@ if [ "$BUILD" != 1 ]; then
 	exit 0
 fi
 
-# --- 2. the two kernels -----------------------------------------------------
+# --- 2. every patch on its own, then the two kernels -------------------------
+# harness/bisect.sh, as for our series: git am of one mail at a time on a
+# checkout of the base, and fs/debugfs/, rust/ and samples/rust/ built after
+# each.
+result "bisect: every mail applies with git am and builds on its own" \
+	bash "$REPO/harness/bisect.sh" "$base" "${mails[@]}"
+
 # build_kernel TREE: configure and build the kernel of TREE (upstream-base
 # or upstream-fixed), install its modules, build the test module, and lay
 # out what the guest runs in $CACHE/build/TREE/kselftest. Warnings in the
