@@ -276,13 +276,18 @@ impl_reader_for_core_atomics!(
     i8 => AtomicI8,
     i16 => AtomicI16,
     i32 => AtomicI32,
-    i64 => AtomicI64,
     isize => AtomicIsize,
     u8 => AtomicU8,
     u16 => AtomicU16,
     u32 => AtomicU32,
-    u64 => AtomicU64,
     usize => AtomicUsize,
+);
+
+// 32-bit PowerPC and 32-bit UML have no 64-bit atomics, and `core` then no `AtomicU64`.
+#[cfg(target_has_atomic = "64")]
+impl_reader_for_core_atomics!(
+    i64 => AtomicI64,
+    u64 => AtomicU64,
 );
 
 /// Integers and `bool` parse like C DebugFS parses them (see the module documentation); any other
@@ -299,6 +304,14 @@ impl<T: FromStr + Unpin + 'static> Reader for Mutex<T> {
 ///
 /// It is implemented for plain-old-data values (zerocopy's `IntoBytes + Immutable`), vectors of
 /// them, and locks, boxes and `Arc`s of such values.
+///
+/// # Byte order
+///
+/// Those impls copy the value as it is in memory, so a number's bytes come in the CPU's order:
+/// a `u32` of 1 reads as `01 00 00 00` on x86_64 and arm64, and as `00 00 00 01` on s390, as
+/// with C's `debugfs_create_blob()`. For an image that is the same on every kernel, implement
+/// the trait and build the bytes with `to_le_bytes()` (or `to_be_bytes()`), as the example
+/// below does.
 ///
 /// # The offset contract
 ///
@@ -392,7 +405,9 @@ impl<T: Immutable + IntoBytes, A: Allocator> BinaryWriter for Vec<T, A> {
 /// A value that can be overwritten with raw bytes, given exclusive access.
 ///
 /// It is implemented for plain-old-data values (zerocopy's `FromBytes + IntoBytes`), vectors of
-/// them and boxes; a [`Mutex`] of such a value is then a [`BinaryReader`].
+/// them and boxes; a [`Mutex`] of such a value is then a [`BinaryReader`]. The bytes written land
+/// in memory as they are, so a number takes them in the CPU's byte order (see
+/// [`BinaryWriter`]).
 ///
 /// # Examples
 ///
@@ -457,7 +472,11 @@ fn overwrite_bytes(
     reader: &mut UserSliceReader,
     offset: &mut Offset,
 ) -> Result<usize> {
-    let start = usize::try_from(*offset).map_err(|_| EINVAL)?;
+    // Negative is `EINVAL`; past what a `usize` holds (a 32-bit kernel) is past the end.
+    if *offset < 0 {
+        return Err(EINVAL);
+    }
+    let start = usize::try_from(*offset).map_err(|_| EFBIG)?;
     let end = start.checked_add(reader.len()).ok_or(EFBIG)?;
     let window = bytes.get_mut(start..end).ok_or(EFBIG)?;
     let mut stack = [0u8; STAGE_ON_STACK];
