@@ -23,8 +23,10 @@
  *                          mmap(2), as 0x%08x (for a PCI resourceN file)
  */
 #define _GNU_SOURCE
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,9 +129,12 @@ static int run(int fd, char *op)
 			report(op, -1);
 			return 0;
 		}
-		/* One 32-bit load, as a driver's readl() makes. */
+		/*
+		 * One 32-bit load, as a driver's readl() makes, and like
+		 * readl() little-endian whatever the CPU's byte order.
+		 */
 		printf("%s: 0x%08x\n", op,
-		       __atomic_load_n((unsigned int *)(map + a % page), __ATOMIC_RELAXED));
+		       le32toh(__atomic_load_n((uint32_t *)(map + a % page), __ATOMIC_RELAXED)));
 		munmap(map, page);
 		return 0;
 	}
