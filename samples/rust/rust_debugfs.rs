@@ -5,7 +5,9 @@
 //! Each file owns the value it shows ([`File`]); the driver keeps the handles and uses the values
 //! through them. Unbinding the driver drops the handles, which removes the files, then the
 //! directory. The driver binds to an ACPI device with `_HID "LNUXBEEF"` whose `_DSD` has the
-//! property `"compatible" = "sample-debugfs"`.
+//! property `"compatible" = "sample-debugfs"`, or to a devicetree node with that `compatible`
+//! (on a machine without ACPI, such as arm64's QEMU `virt`): either way, the file `compatible`
+//! shows the same string.
 //!
 //! After probe:
 //!
@@ -48,6 +50,7 @@ use kernel::{
     device::Core,
     fmt,
     new_mutex,
+    of,
     platform,
     prelude::*,
     str::CString,
@@ -61,6 +64,12 @@ kernel::acpi_device_table!(
     ACPI_TABLE,
     <RustDebugFs as platform::Driver>::IdInfo,
     [(acpi::DeviceId::new(c"LNUXBEEF"), ())]
+);
+
+kernel::of_device_table!(
+    OF_TABLE,
+    <RustDebugFs as platform::Driver>::IdInfo,
+    [(of::DeviceId::new(c"sample-debugfs"), ())]
 );
 
 /// Two numbers, read and written as `"x y"`.
@@ -112,6 +121,7 @@ struct RustDebugFs {
 impl platform::Driver for RustDebugFs {
     type IdInfo = ();
     type Data<'bound> = Self;
+    const OF_ID_TABLE: Option<of::IdTable<Self::IdInfo>> = Some(&OF_TABLE);
     const ACPI_ID_TABLE: Option<acpi::IdTable<Self::IdInfo>> = Some(&ACPI_TABLE);
 
     fn probe<'bound>(

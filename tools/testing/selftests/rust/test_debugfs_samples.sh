@@ -6,8 +6,8 @@
 # writes that must fail with the documented errno and leave the value as it
 # was. Needs root, DebugFS mounted, and rust_debugfs.ko and
 # rust_debugfs_scoped.ko in /lib/modules (modprobe). The platform sample
-# binds to an ACPI device with _HID "LNUXBEEF"; without one, its cases are
-# skipped.
+# binds to an ACPI device with _HID "LNUXBEEF" or a devicetree node
+# compatible with "sample-debugfs"; without one, its cases are skipped.
 #
 # Errno of each class of bad input (see kernel::debugfs):
 #   not a number, empty line, too long, embedded NUL, non-UTF-8,
@@ -62,8 +62,11 @@ bad_control() {
 
 run_platform_sample() {
 	d=$DEBUGFS/sample_debugfs
-	if ! [ -d /sys/bus/acpi/devices/LNUXBEEF:00 ]; then
-		ktap_test_skip "rust_debugfs: no LNUXBEEF ACPI device"
+	# An ACPI device (a PC), or a devicetree node named debugfs-sample (QEMU's
+	# arm64 virt with the harness's devicetree).
+	if ! [ -d /sys/bus/acpi/devices/LNUXBEEF:00 ] &&
+		! [ -d /sys/bus/platform/devices/debugfs-sample ]; then
+		ktap_test_skip "rust_debugfs: no LNUXBEEF ACPI device or debugfs-sample node"
 		return
 	fi
 	check "rust_debugfs: module loads" "$(load rust_debugfs && echo yes)" yes
