@@ -5,16 +5,17 @@
 # that runs one guest script, and save what the guest prints and the whole
 # kernel log, each from its own serial port.
 #
-# The initramfs holds busybox and bash, the kernel's modules in /lib/modules,
-# the kselftest install tree in /kselftest (harness/kselftest.sh), the
-# benchmark modules, and harness/guest/. It is made with the kernel's own
+# Machines: a PC (x86_64) and arm64's virt, chosen by the configuration's
+# architecture. The initramfs holds busybox and bash, the kernel's modules
+# in /lib/modules, the kselftest install tree in /kselftest
+# (harness/kselftest.sh), the benchmark modules, and harness/guest/. It is made with the kernel's own
 # usr/gen_init_cpio, so no root-owned device nodes are needed.
 #
 # usage: boot.sh CONFIG GUEST_SCRIPT GUEST_LOG [KERNEL_ARGS...]
 #   GUEST_SCRIPT is a path inside the guest, e.g. /guest/run-tests.sh.
-#   GUEST_LOG gets the script's output (ttyS1); the kernel console (ttyS0),
-#   every message from boot to power-off, goes to GUEST_LOG less .log plus
-#   -kernel.log. Neither can cut into the other's lines.
+#   GUEST_LOG gets the script's output (the second serial port); the kernel
+#   console (the first), every message from boot to power-off, goes to
+#   GUEST_LOG less .log plus -kernel.log. Neither can cut into the other's lines.
 # exit:  0 the guest script ran and the VM ended; 3 the VM hung (timeout or
 #        the guest's watchdog) or the guest never finished its script.
 set -euo pipefail
@@ -34,11 +35,66 @@ TIMEOUT=${BOOT_TIMEOUT:-900}
 
 out=$CACHE/build/$cfg
 guest=$out/guest
-[ -f "$out/arch/x86/boot/bzImage" ] || die "no kernel in $out: build it first"
+arch=$(cfg_arch "$cfg")
+# What differs between the machines: the kernel image, QEMU and its machine,
+# the serial ports' names, and where the guest's user space comes from (the
+# toolchain root's own binaries on a PC; for arm64, harness/chroot.sh's
+# extracted guest root). A PC gets the SSDT that declares the platform
+# sample's device; arm64's virt boots with a devicetree instead.
+case $arch in
+x86)
+	image=arch/x86/boot/bzImage
+	in_chroot sh -c "cd /repo/harness/guest && iasl -p /cache/build/$cfg/ssdt ssdt.asl" \
+		>"$LOGS/iasl.log" 2>&1 || die "iasl failed; see $LOGS/iasl.log"
+	qemu=(qemu-system-x86_64 -cpu max -smp 2 -m 2G -device pci-testdev
+		-acpitable file="/cache/build/$cfg/ssdt.aml")
+	tty=ttyS
+	userland=
+	;;
+arm64)
+	image=arch/arm64/boot/Image
+	# pauth-impdef: pointer authentication with QEMU's cheap hash, not the
+	# architected cipher that costs TCG most of its time.
+	qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -smp 2 -m 2G -device pci-testdev)
+	tty=ttyAMA
+	userland=/cache/guest-arm64
+	[ -x "$CACHE/guest-arm64/usr/bin/busybox" ] || die "no arm64 guest root: run 'make chroot'"
+	# The devicetree QEMU makes for this machine (with the two serial ports
+	# of the boot below: virt describes the second only when it is given),
+	# with the platform sample's node added at its root
+	# (guest/virt-sample.dtsi), compiled by the kernel's own dtc.
+	in_chroot sh -euc 'out=$1
+		shift
+		"$@" -accel tcg -display none -monitor none -serial null -serial null \
+			-machine dumpdtb="$out/virt.dtb" >/dev/null
+		"$out/scripts/dtc/dtc" -q -I dtb -O dts "$out/virt.dtb" | sed "\$d" >"$out/virt.dts"
+		{ cat /repo/harness/guest/virt-sample.dtsi; echo "};"; } >>"$out/virt.dts"
+		"$out/scripts/dtc/dtc" -q -I dts -O dtb -o "$out/virt-sample.dtb" "$out/virt.dts"' \
+		sh "/cache/build/$cfg" "${qemu[@]}" >"$LOGS/dtc.log" 2>&1 ||
+		die "the devicetree could not be made; see $LOGS/dtc.log"
+	qemu+=(-dtb "/cache/build/$cfg/virt-sample.dtb")
+	;;
+*) die "no machine to boot '$cfg' ($arch) on" ;;
+esac
+[ -f "$out/$image" ] || die "no kernel in $out: build it first"
 
-# The SSDT that declares the platform sample's device.
-in_chroot sh -c "cd /repo/harness/guest && iasl -p /cache/build/$cfg/ssdt ssdt.asl" \
-	>"$LOGS/iasl.log" 2>&1 || die "iasl failed; see $LOGS/iasl.log"
+# libraries: "GUEST_PATH SOURCE" of each shared library the guest's programs
+# need. ldd runs only the host's own programs (and fails on a missing file:
+# a kernel without the kselftest tree has no debugfs_io); a foreign guest
+# gets every library of its root, and the dynamic loader where its programs
+# look for it.
+libraries() {
+	if [ -z "$userland" ]; then
+		in_chroot sh -c 'ls /usr/bin/bash /usr/bin/kmod "$1"/kselftest/rust/debugfs_io 2>/dev/null |
+			xargs ldd' sh "/cache/build/$cfg" | grep -o '/[^ ]*\.so[^ ]*' | sort -u |
+			awk '{ print $1, $1 }'
+		return
+	fi
+	local libdir=$userland/usr/lib/aarch64-linux-gnu
+	find "${libdir/#\/cache/$CACHE}" -maxdepth 1 -name '*.so*' \
+		-printf "/lib/aarch64-linux-gnu/%f $libdir/%f\n"
+	echo "/lib/ld-linux-aarch64.so.1 $libdir/ld-linux-aarch64.so.1"
+}
 
 # The initramfs, described for gen_init_cpio.
 mkdir -p "$guest"
@@ -59,25 +115,21 @@ tree() {
 	for d in bin sbin proc sys tmp modules bench guest lib kselftest; do
 		echo "dir /$d 0755 0 0"
 	done
-	echo "file /bin/busybox /bin/busybox 0755 0 0"
+	echo "file /bin/busybox $userland/bin/busybox 0755 0 0"
 	echo "slink /bin/sh busybox 0777 0 0"
 	# kselftest needs bash (the base tree's test_probe_samples.sh) and kmod's
 	# modprobe (-n), which come first in the shell's default PATH; debugfs_io
-	# is linked dynamically. All of them get the toolchain root's libraries.
-	echo "file /bin/bash /usr/bin/bash 0755 0 0"
-	echo "file /sbin/kmod /usr/bin/kmod 0755 0 0"
+	# is linked dynamically. All of them get their root's libraries.
+	echo "file /bin/bash $userland/usr/bin/bash 0755 0 0"
+	echo "file /sbin/kmod $userland/usr/bin/kmod 0755 0 0"
 	for tool in modprobe insmod rmmod modinfo lsmod depmod; do
 		echo "slink /sbin/$tool kmod 0777 0 0"
 	done
-	# (A kernel without the kselftest tree has no debugfs_io, and ldd fails on
-	# a missing file.)
-	in_chroot sh -c 'ls /usr/bin/bash /usr/bin/kmod "$1"/kselftest/rust/debugfs_io 2>/dev/null |
-		xargs ldd' sh "/cache/build/$cfg" | grep -o '/[^ ]*\.so[^ ]*' | sort -u |
-		while read -r lib; do
-			dirname "$lib" | awk -F/ '{ d = ""; for (i = 2; i <= NF; i++) {
-				d = d "/" $i; print "dir " d " 0755 0 0" } }'
-			echo "file $lib $lib 0755 0 0"
-		done
+	libraries | while read -r lib src; do
+		dirname "$lib" | awk -F/ '{ d = ""; for (i = 2; i <= NF; i++) {
+			d = d "/" $i; print "dir " d " 0755 0 0" } }'
+		echo "file $lib $src 0755 0 0"
+	done
 	echo "file /init /repo/harness/guest/init 0755 0 0"
 	[ -x "$out/bench/dfsbench" ] &&
 		echo "file /bench/dfsbench /cache/build/$cfg/bench/dfsbench 0755 0 0"
@@ -105,15 +157,13 @@ rc=0
 # dumps every task to the kernel log first. A 16 MiB log buffer holds
 # whatever the console has not printed yet.
 : >"$kernel_log"
-in_chroot timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
-	-accel tcg -cpu max -smp 2 -m 2G \
-	-display none -vga none -monitor none -no-reboot \
+in_chroot timeout -k 10 "$TIMEOUT" "${qemu[@]}" \
+	-accel tcg -display none -vga none -monitor none -no-reboot \
 	-serial "file:${kernel_log/#$CACHE//cache}" -serial stdio \
-	-kernel "/cache/build/$cfg/arch/x86/boot/bzImage" \
+	-kernel "/cache/build/$cfg/$image" \
 	-initrd "/cache/build/$cfg/guest/initramfs.cpio" \
-	-acpitable file="/cache/build/$cfg/ssdt.aml" -device pci-testdev \
-	-append "console=ttyS0 log_buf_len=16M panic=-1 oops=panic rdinit=/init \
-rdinit_script=$script GUEST_WATCHDOG=$((TIMEOUT - 60)) $*" \
+	-append "console=${tty}0 GUEST_TTY=${tty}1 log_buf_len=16M panic=-1 oops=panic \
+rdinit=/init rdinit_script=$script GUEST_WATCHDOG=$((TIMEOUT - 60)) $*" \
 	</dev/null >"$console" 2>"$LOGS/qemu-$(basename "$console")" || rc=$?
 elapsed=$(($(now) - start))
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then

@@ -30,7 +30,7 @@ done
 msg "Building '$cfg': $* (log: $log)..."
 start=$(now)
 if ! logged "$log" in_chroot make -C "$KSRC" O="/cache/build/$cfg" \
-	LLVM=1 CLIPPY=1 -j"$JOBS" "$@"; then
+	LLVM=1 ARCH="$(cfg_arch "$cfg")" CLIPPY=1 -j"$JOBS" "$@"; then
 	msg "Build of '$cfg' FAILED after $(($(now) - start)) s; see $log"
 	exit 2
 fi

@@ -38,6 +38,9 @@ minimum)
 		rustc rust-src rustfmt rust-clippy
 		# Guest user space, the ACPI table of the platform sample, and QEMU.
 		busybox-static acpica-tools qemu-system-x86
+		# The arm64 guest: its QEMU, and a cross compiler (and C library)
+		# for the benchmark's timing loop and the selftests' debugfs_io.
+		qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 		# kselftest's install target copies with rsync; checkpatch.pl
 		# --codespell reads codespell's dictionary.
 		rsync codespell
@@ -54,36 +57,70 @@ esac
 
 stamp=$ROOT/.rust-debugfs-packages
 want="$(printf '%s\n' "${PACKAGES[@]}" | sort | tr '\n' ' ')${BACKPORTED[*]}"
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
-	msg "Toolchain root is up to date ($ROOT)."
-	exit 0
-fi
 
-command -v mmdebstrap >/dev/null || {
-	msg "Installing mmdebstrap on the host (apt-get)..."
-	apt-get update -q >/dev/null
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q mmdebstrap >/dev/null
+# guest_root ARCH: the user space of a foreign guest (busybox, bash, kmod and
+# the libraries they need), extracted, never run, into $CACHE/guest-ARCH.
+guest_root() {
+	local dir=$CACHE/guest-$1
+	[ -x "$dir/usr/bin/busybox" ] && return 0
+	msg "Extracting the $1 guest's user space into $dir (downloads from $MIRROR)..."
+	rm -rf "$dir" "$dir.new"
+	logged "$LOGS/guest-root-$1.log" mmdebstrap --variant=extract --arch="$1" \
+		--include=busybox-static,bash,kmod trixie "$dir.new" "deb $MIRROR trixie main" &&
+		mv "$dir.new" "$dir"
 }
 
-msg "Creating Debian trixie root in $ROOT (downloads from $MIRROR)..."
-start=$(now)
-rm -rf "$ROOT.new"
-include=$(IFS=,; echo "${PACKAGES[*]}")
-hooks=()
-if [ ${#BACKPORTED[@]} -gt 0 ]; then
-	hooks=(--customize-hook="chroot \"\$1\" apt-get install -y -q -t trixie-backports ${BACKPORTED[*]}")
+# update_root: a root made by an earlier version of this script gets what
+# is new with apt, instead of being made again.
+update_root() {
+	local install=(apt-get install -y -q --no-install-recommends)
+	[ -f "$stamp" ] || return 1
+	msg "Adding packages to the toolchain root $ROOT (downloads from $MIRROR)..."
+	logged "$LOGS/chroot-${TOOLCHAIN:-minimum}.log" in_chroot sh -c \
+		'apt-get update -q && DEBIAN_FRONTEND=noninteractive "$@"' sh \
+		"${install[@]}" "${PACKAGES[@]}" || return 1
+	if [ ${#BACKPORTED[@]} -gt 0 ]; then
+		logged "$LOGS/chroot-${TOOLCHAIN:-minimum}-backports.log" in_chroot \
+			env DEBIAN_FRONTEND=noninteractive "${install[@]}" -t trixie-backports \
+			"${BACKPORTED[@]}" || return 1
+	fi
+	echo "$want" >"$stamp"
+}
+
+# make_root: the root from nothing.
+make_root() {
+	local start include hooks=()
+	command -v mmdebstrap >/dev/null || {
+		msg "Installing mmdebstrap on the host (apt-get)..."
+		apt-get update -q >/dev/null
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q mmdebstrap >/dev/null
+	}
+	msg "Creating Debian trixie root in $ROOT (downloads from $MIRROR)..."
+	start=$(now)
+	rm -rf "$ROOT.new"
+	include=$(IFS=,; echo "${PACKAGES[*]}")
+	if [ ${#BACKPORTED[@]} -gt 0 ]; then
+		hooks=(--customize-hook="chroot \"\$1\" apt-get install -y -q -t trixie-backports ${BACKPORTED[*]}")
+	fi
+	logged "$LOGS/chroot-${TOOLCHAIN:-minimum}.log" mmdebstrap \
+		--variant=apt \
+		--include="$include" \
+		--skip=cleanup/apt/lists \
+		--aptopt='APT::Install-Recommends "false"' \
+		"${hooks[@]}" \
+		trixie "$ROOT.new" \
+		"deb $MIRROR trixie main" \
+		"deb $MIRROR trixie-backports main"
+	echo "$want" >"$ROOT.new/.rust-debugfs-packages"
+	rm -rf "$ROOT"
+	mv "$ROOT.new" "$ROOT"
+	msg "Toolchain root ready in $(($(now) - start)) s:" \
+		"$(in_chroot rustc --version), $(in_chroot bindgen --version 2>&1 | head -n1)"
+}
+
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+	msg "Toolchain root is up to date ($ROOT)."
+elif ! update_root; then
+	make_root
 fi
-logged "$LOGS/chroot-${TOOLCHAIN:-minimum}.log" mmdebstrap \
-	--variant=apt \
-	--include="$include" \
-	--skip=cleanup/apt/lists \
-	--aptopt='APT::Install-Recommends "false"' \
-	"${hooks[@]}" \
-	trixie "$ROOT.new" \
-	"deb $MIRROR trixie main" \
-	"deb $MIRROR trixie-backports main"
-echo "$want" >"$ROOT.new/.rust-debugfs-packages"
-rm -rf "$ROOT"
-mv "$ROOT.new" "$ROOT"
-msg "Toolchain root ready in $(($(now) - start)) s:" \
-	"$(in_chroot rustc --version), $(in_chroot bindgen --version 2>&1 | head -n1)"
+[ "${TOOLCHAIN:-minimum}" = newest ] || guest_root arm64

@@ -27,8 +27,9 @@ fi
 
 msg "Configuring '$cfg' (fragment changed or new)..."
 cp "$fragment" "$out/.config"
+arch=$(fragment_arch "$fragment")
 logged "$LOGS/config-$cfg.log" in_chroot \
-	make -C "$KSRC" O="/cache/build/$cfg" LLVM=1 olddefconfig
+	make -C "$KSRC" O="/cache/build/$cfg" LLVM=1 ARCH="$arch" olddefconfig
 
 missing=()
 while read -r line; do

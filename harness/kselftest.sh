@@ -24,15 +24,20 @@ out=/cache/build/$cfg
 log=$LOGS/kselftest-$cfg.log
 selftests=/cache/src/linux/tools/testing/selftests
 
-# kselftest builds the test module inside the source tree, which every
-# configuration shares: objects built against another kernel must never be
-# linked into this one, so the module is always rebuilt (seconds).
+# kselftest builds debugfs_io and the test module inside the source tree,
+# which every configuration shares: objects built for another kernel or
+# architecture must never end up in this one, so kselftest's clean runs
+# first and both are rebuilt (seconds). For another architecture, ARCH=
+# makes kselftest compile debugfs_io with clang for that target (linked by
+# the toolchain root's cross binutils).
 install_all() {
+	local arch
+	arch=ARCH=$(cfg_arch "$cfg")
 	rm -rf "$CACHE/build/$cfg/modroot" "$CACHE/build/$cfg/kselftest"
-	in_chroot make -C /cache/src/linux O="$out" LLVM=1 -j"$JOBS" \
+	in_chroot make -C /cache/src/linux O="$out" LLVM=1 "$arch" -j"$JOBS" \
 		INSTALL_MOD_PATH="$out/modroot" modules_install &&
-		in_chroot make -C "$selftests/rust/debugfs_testmod" KDIR="$out" clean &&
-		in_chroot make -C "$selftests" TARGETS=rust LLVM=1 CLIPPY=1 KDIR="$out" \
+		in_chroot make -C "$selftests" TARGETS=rust KDIR="$out" "$arch" clean &&
+		in_chroot make -C "$selftests" TARGETS=rust LLVM=1 "$arch" CLIPPY=1 KDIR="$out" \
 			INSTALL_PATH="$out/kselftest" "$@" install
 }
 

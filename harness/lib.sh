@@ -115,6 +115,33 @@ in_chroot() {
 	' sh "$root" "$CACHE" "$REPO" "$@"
 }
 
+# The architecture a configuration is built for. A fragment in
+# harness/configs/ that is not for x86_64 says so on a line of its own,
+# "# ARCH=arm64"; config.sh keeps the fragment of each build directory as
+# .fragment. fragment_arch FILE prints the kernel's name of the
+# architecture, as make's ARCH= takes it (x86 when the file names none: with
+# CONFIG_64BIT, x86_64, which is also what make picks on this host).
+fragment_arch() {
+	local arch
+	arch=$(sed -n 's/^# ARCH=\([a-z0-9]*\)$/\1/p' "$1" 2>/dev/null)
+	echo "${arch:-x86}"
+}
+
+# cfg_arch CONFIG: the architecture of the configured build directory CONFIG.
+cfg_arch() {
+	fragment_arch "$CACHE/build/$1/.fragment"
+}
+
+# cfg_cc CONFIG: the C compiler for CONFIG's user space (the benchmark's
+# timing loop): the toolchain root's gcc, or its cross gcc.
+cfg_cc() {
+	case $(cfg_arch "$1") in
+	x86) echo gcc ;;
+	arm64) echo aarch64-linux-gnu-gcc ;;
+	*) die "no C compiler for the user space of '$1'" ;;
+	esac
+}
+
 # Seconds since the epoch, for stage timings.
 now() {
 	date +%s

@@ -5,16 +5,17 @@
 #
 #   setup     toolchain roots, base tree, overlay, every configuration
 #   build     test and debug kernels with clippy, DEBUG_FS=n rust/, the test
-#             kernel with randomised Rust layouts, our code with the newest
-#             Debian rustc and clippy, upstream's samples, and the snippets
-#             that must not compile
+#             kernel with randomised Rust layouts, the arm64 test kernel,
+#             our code as objects for ARMv7 and (newest rustc) s390, our
+#             code with the newest Debian rustc and clippy, upstream's
+#             samples, and the snippets that must not compile
 #   lint      warnings in our files, rustfmtcheck and rustdoc (minimum and
 #             newest rustc), checkpatch.pl of our series and of the fixes
 #             for upstream
 #   boot      KUnit (Rust doctests included) and the selftests: the test
 #             kernel, the test kernel with debugfs=off, the randomised test
-#             kernel, the debug kernel; the kernel log of each boot is
-#             scanned for reports
+#             kernel, the arm64 test kernel, the debug kernel; the kernel log
+#             of each boot is scanned for reports
 #
 # Every KUnit case, every selftest case and every check above counts in the
 # last line, "N passed, M failed, K skipped"; what each boot must report is
@@ -67,7 +68,7 @@ stage_end() {
 # --- setup ------------------------------------------------------------
 stage setup
 for step in "chroot.sh" "source.sh" "overlay.sh" "config.sh test" "config.sh nodebugfs" \
-	"config.sh debug" "config.sh random test"; do
+	"config.sh debug" "config.sh random test" "config.sh arm64" "config.sh arm"; do
 	# shellcheck disable=SC2086 # step carries its argument.
 	if ! bash $H/$step; then
 		fail "setup: $step (nothing could be tested)"
@@ -78,7 +79,8 @@ done
 # The newest rustc only builds and lints; without it everything else runs.
 newest_ok=no
 TOOLCHAIN=newest check "setup: newest Debian rustc" \
-	sh -c "bash $H/chroot.sh && bash $H/config.sh newest test" && newest_ok=yes
+	sh -c "bash $H/chroot.sh && bash $H/config.sh newest test && bash $H/config.sh s390" &&
+	newest_ok=yes
 # The counting itself, against fake logs with planted defects: seconds.
 harness_log=$LOGS/selftest-harness.log
 bash "$H/selftest-harness.sh" >"$harness_log" 2>&1 || true
@@ -157,16 +159,29 @@ build_check debug "debug kernel (KASAN, lockdep, kmemleak, UBSAN, failslab)" bzI
 if [ "$debug_ok" = yes ]; then
 	kselftest_check debug "kselftest install (debug kernel)" || true
 fi
+# The other architectures of Documentation/rust/arch-support.rst that tell
+# us most: arm64 is built and booted; 32-bit ARM (32-bit pointers, unsigned
+# C char) is built as objects, as s390 (big-endian) is below.
+arm64_ok=yes
+build_check arm64 "arm64 test kernel" Image modules || [ $? = 3 ] || arm64_ok=no
+if [ "$arm64_ok" = yes ]; then
+	kselftest_check arm64 "kselftest install (arm64)" || true
+	bench_checks arm64
+fi
+# objects CONFIG WHAT: the kernel crate with its doctests, the samples, and
+# our out-of-tree modules of CONFIG, compiled and linted by clippy-driver.
+objects() {
+	build_check "$1" "kernel crate, doctests, samples ($2)" rust/ samples/rust/ || true
+	build_check "$1" "selftest module ($2)" M=/repo/tools/testing/selftests/rust/debugfs_testmod \
+		MO="/cache/build/$1/testmod" rust_debugfs_testmod.o || true
+	build_check "$1" "benchmark module ($2)" M=/repo/harness/bench MO="/cache/build/$1/bench" \
+		rust_debugfs_bench.o || true
+}
+objects arm "ARMv7"
 if [ "$newest_ok" = yes ]; then
-	# Objects only: the kernel crate with its doctests, the samples, and our
-	# out-of-tree modules, compiled and linted by the newest clippy-driver.
-	TOOLCHAIN=newest build_check newest "kernel crate, doctests, samples (newest rustc)" \
-		rust/ samples/rust/ || true
-	TOOLCHAIN=newest build_check newest "selftest module (newest rustc)" \
-		M=/repo/tools/testing/selftests/rust/debugfs_testmod \
-		MO=/cache/build/newest/testmod rust_debugfs_testmod.o || true
-	TOOLCHAIN=newest build_check newest "benchmark module (newest rustc)" \
-		M=/repo/harness/bench MO=/cache/build/newest/bench rust_debugfs_bench.o || true
+	TOOLCHAIN=newest objects newest "newest rustc"
+	# s390 needs a target rustc 1.85.1 does not have.
+	TOOLCHAIN=newest objects s390 "s390, big-endian, newest rustc"
 fi
 stage_end build
 
@@ -265,6 +280,12 @@ if [ "$random_ok" = yes ]; then
 	boot_and_count random "test kernel, randomised layouts" random-boot DURATION=5 CHURN=300
 else
 	fail "boot: skipped, the randomised test kernel did not build"
+fi
+if [ "$arm64_ok" = yes ]; then
+	boot_and_count arm64 "arm64 test kernel" arm64-boot sysctl.vm.mem_profiling=0 DURATION=5 \
+		CHURN=300
+else
+	fail "boot: skipped, the arm64 test kernel did not build"
 fi
 if [ "$debug_ok" = yes ]; then
 	# Every error path of the bad-input phase is already taken by its first

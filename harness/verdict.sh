@@ -71,9 +71,9 @@ kselftest_check() {
 # bench_checks CONFIG: the benchmark modules and timing loop of `make bench`,
 # built for CONFIG's kernel, as its boot smoke-tests them.
 bench_checks() {
-	build_check "$1" "benchmark modules" M=/repo/harness/bench MO="/cache/build/$1/bench" \
+	build_check "$1" "benchmark modules ($1)" M=/repo/harness/bench MO="/cache/build/$1/bench" \
 		modules || true
-	check "build: benchmark timing loop" in_chroot gcc -O2 -static -Wall \
+	check "build: benchmark timing loop ($1)" in_chroot "$(cfg_cc "$1")" -O2 -static -Wall \
 		-o "/cache/build/$1/bench/dfsbench" /repo/harness/bench/dfsbench.c || true
 }
 
