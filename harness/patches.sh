@@ -54,14 +54,21 @@ commit() {
 			cp -r "$TREE/$path" "$stage/$path"
 		fi
 	done
-	git --work-tree="$stage" add -A -- "$@"
+	# -f: the .gitignore of Debian's package ignores every new file.
+	git --work-tree="$stage" add -A -f -- "$@"
 	parent=$(echo "$message" | git commit-tree "$(git write-tree)" -p "$parent")
 }
 
 P=$REPO/harness/patches
+# ours PATH...: our files under PATH, from the repository's own index (the
+# git of this script is the base's, see GIT_DIR above).
+ours() {
+	env -u GIT_DIR -u GIT_INDEX_FILE git -C "$REPO" ls-files -- "$@"
+}
+
 # Our selftest files, listed one by one: the base tree's own files of that
 # directory stay as they are.
-mapfile -t selftests < <(git -C "$REPO" ls-files tools/testing/selftests/rust)
+mapfile -t selftests < <(ours tools/testing/selftests/rust)
 commit "$(harness_message "$P"/0001-*.patch)" fs/debugfs/file.c
 commit "rust: debugfs: replace the kernel::debugfs implementation
 
@@ -152,6 +159,17 @@ for p in "${series[@]}"; do
 	fi
 done
 
+# Every file of ours is in the series as it is in the repository: one that
+# went missing on the way would leave the mails consistent with each other
+# and the series incomplete.
+while read -r path; do
+	if [ "$(git rev-parse -q --verify "series:$path" || true)" != \
+		"$(git hash-object "$REPO/$path")" ]; then
+		msg "the series lacks $path, or has another version of it"
+		status=1
+	fi
+done < <(ours rust/kernel/debugfs.rs rust/kernel/debugfs samples/rust tools/testing/selftests/rust)
+
 # The mails, applied to the base one at a time, must give the series' tree
 # exactly: nothing lost or mangled on the way through format-patch.
 export GIT_INDEX_FILE=$work/index
@@ -207,10 +225,11 @@ User-visible differences from the original series:
    record files over seq_file, register dumps over kernel::io, symlinks.
 
 Testing: KUnit with the Rust doctests and the selftests of patch 5 (run
-through kselftest) on x86_64 under QEMU, on a test kernel, the same with
+through kselftest) under QEMU: on x86_64 a test kernel, the same with
 randomised Rust layouts, and a debug kernel (KASAN, lockdep, kmemleak,
-UBSAN, failslab); clippy, rustfmt and rustdoc clean with rustc 1.85.1 and
-the newest Debian rustc.
+UBSAN, failslab); on arm64 a test kernel. Built without warnings for
+ARMv7 and s390 too; clippy, rustfmt and rustdoc clean with rustc 1.85.1
+and the newest Debian rustc.
 
 {textwrap.fill(results.strip(), 72)}
 
