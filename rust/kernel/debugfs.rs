@@ -14,8 +14,9 @@
 //!    through owning handles are dropped. [`Dir`] is [`Clone`].
 //! 4. How a value is shown and parsed comes from its type ([`Writer`], [`Reader`] and their
 //!    binary forms), or from a closure for "callback" files. Each data type (and each closure)
-//!    gets its own `file_operations` at compile time; a file costs what the C file costs: a
-//!    dentry, an inode and one pointer to the data.
+//!    gets its own table of operations at compile time (a `file_operations`, or C's short
+//!    `debugfs_short_fops` for files that keep no state while open); a file costs what the C
+//!    file costs: a dentry, an inode and one pointer to the data.
 //! 5. Like C DebugFS, failures never reach the caller: if DebugFS is compiled out
 //!    (`CONFIG_DEBUG_FS=n`, where C returns `ERR_PTR(-ENODEV)`), disabled at boot, or out of
 //!    memory, the API still works and still owns the data, but creates nothing. Children of a
@@ -92,11 +93,12 @@
 //! `T` the file shows, as in C. There is no boxed trait object and no side table: everything
 //! else a file needs is known from its type.
 //!
-//! **A `file_operations` per type, built at compile time.** Each data type that backs a file,
-//! and each callback, gets its own `struct file_operations`, an associated `const` of a generic
-//! type, filled with generic `extern "C"` functions. Monomorphization emits one table per type
-//! into the `.rodata` of the module that creates the file; creating a file allocates nothing
-//! beyond the dentry and inode C DebugFS allocates.
+//! **A table of operations per type, built at compile time.** Each data type that backs a file,
+//! and each callback, gets its own `struct file_operations` (or, for binary and write-only
+//! files, which keep nothing while open, a three-slot `struct debugfs_short_fops`), an
+//! associated `const` of a generic type, filled with generic `extern "C"` functions.
+//! Monomorphization emits one table per type into the `.rodata` of the module that creates the
+//! file; creating a file allocates nothing beyond the dentry and inode C DebugFS allocates.
 //!
 //! **Callbacks are types, not values.** The `*_callback_file` methods take `&'static F` and never
 //! store it: the table is built for `F` itself, and when the file is read, the code conjures the
@@ -123,9 +125,15 @@
 //! `kernel` crate cannot name the `THIS_MODULE` of the module that instantiates it. Instead,
 //! DebugFS pins the module that holds the operations of an open file (a patch to
 //! `fs/debugfs/file.c` that comes with this code), so `rmmod` refuses to unload a module while
-//! one of its files is open, as for a C module that sets `owner`, and closing a file never runs
-//! code that is gone. Like `owner`, the pin does not hold against a forced unload or a module
-//! whose init fails after it created files.
+//! one of its readable text files (callback files and register dumps included) or record files
+//! is open, as for a C module that sets `owner`, and closing a file never runs code that is
+//! gone. Like `owner`, the pin does not hold against a forced unload or a module whose init
+//! fails after it created files. Binary and write-only files need no pin: they use DebugFS's
+//! short operations (`struct debugfs_short_fops`), which keep nothing while a file is open and
+//! call nothing when it is closed, so they do not keep their module loaded, and fail with `EIO`
+//! once it is gone, like any removed file. Their callbacks may therefore still run while the
+//! module's exit is under way, until their [`File`] or [`Scope`] is dropped (which waits for a
+//! call in progress), as for a C module with short operations.
 //!
 //! **No allocation while rendering.** A [`Writer`] or callback may run under a spinlock or in an
 //! RCU read-side section, as a `seq_file` `show` may: the text is rendered into a buffer that
@@ -154,8 +162,11 @@
 //! - Children of a directory that could not be created are not created; upstream creates them
 //!   at the DebugFS root.
 //! - Callbacks must be [`Copy`] as well as zero-sized.
-//! - A module cannot be unloaded while one of its files is open (with the `fs/debugfs` patch
-//!   above); upstream's close then runs in freed memory.
+//! - A module cannot be unloaded while one of its readable text or record files is open (with
+//!   the `fs/debugfs` patch above); upstream's close then runs in freed memory. Binary and
+//!   write-only files use DebugFS's short operations, a 32-byte table per type and callback
+//!   (16 bytes on 32-bit) where upstream has a whole `file_operations`, and do not keep their
+//!   module loaded.
 //!
 //! # Additions
 //!
@@ -220,9 +231,13 @@ mod traits;
 
 use entry::{
     Entry,
-    FileAttrs, //
+    FileAttrs,
+    Table, //
 };
-use file_ops::FileOps;
+use file_ops::{
+    FileOps,
+    ShortFileOps, //
+};
 
 #[doc(inline)]
 pub use formats::{
@@ -414,11 +429,11 @@ impl Dir {
     }
 
     /// Creates a file in this directory that shows `data` through `file_ops`.
-    fn create_file<'a, T, E: 'a>(
+    fn create_file<'a, T, E: 'a, O: Table>(
         &'a self,
         name: &'a CStr,
         data: impl PinInit<T, E> + 'a,
-        file_ops: &'static FileOps<T>,
+        file_ops: &'static FileOps<T, O>,
     ) -> impl PinInit<File<T>, E> + 'a
     where
         T: Sync + 'static,
@@ -428,11 +443,11 @@ impl Dir {
 
     /// Creates a file in this directory that shows `data` through `file_ops` and whose `stat`
     /// reports `size` bytes.
-    fn create_sized_file<'a, T, E: 'a>(
+    fn create_sized_file<'a, T, E: 'a, O: Table>(
         &'a self,
         name: &'a CStr,
         data: impl PinInit<T, E> + 'a,
-        file_ops: &'static FileOps<T>,
+        file_ops: &'static FileOps<T, O>,
         size: usize,
     ) -> impl PinInit<File<T>, E> + 'a
     where
@@ -531,7 +546,7 @@ impl Dir {
     where
         T: Reader + Send + Sync + 'static,
     {
-        self.create_file(name, data, &FileOps::<T>::WRITE_ONLY)
+        self.create_file(name, data, &ShortFileOps::<T>::WRITE_ONLY)
     }
 
     /// Creates a read-only file that shows `data` through the callback `F`.
@@ -673,7 +688,7 @@ impl Dir {
     where
         T: BinaryWriter + Send + Sync + 'static,
     {
-        self.create_file(name, data, &FileOps::<T>::BINARY_READ_ONLY)
+        self.create_file(name, data, &ShortFileOps::<T>::BINARY_READ_ONLY)
     }
 
     /// Creates a read-write binary file: reads copy out bytes of `data`, writes copy bytes in.
@@ -704,7 +719,7 @@ impl Dir {
     where
         T: BinaryWriter + BinaryReader + Send + Sync + 'static,
     {
-        self.create_file(name, data, &FileOps::<T>::BINARY_READ_WRITE)
+        self.create_file(name, data, &ShortFileOps::<T>::BINARY_READ_WRITE)
     }
 
     /// Creates a write-only binary file: writes copy bytes into `data`.
@@ -728,7 +743,7 @@ impl Dir {
     where
         T: BinaryReader + Send + Sync + 'static,
     {
-        self.create_file(name, data, &FileOps::<T>::BINARY_WRITE_ONLY)
+        self.create_file(name, data, &ShortFileOps::<T>::BINARY_WRITE_ONLY)
     }
 
     /// Creates a read-only binary file, see [`Dir::read_binary_file`], whose `stat` reports
@@ -758,7 +773,7 @@ impl Dir {
     where
         T: BinaryWriter + Send + Sync + 'static,
     {
-        self.create_sized_file(name, data, &FileOps::<T>::BINARY_READ_ONLY, size)
+        self.create_sized_file(name, data, &ShortFileOps::<T>::BINARY_READ_ONLY, size)
     }
 
     /// Creates a read-write binary file, see [`Dir::read_write_binary_file`], whose `stat`
@@ -784,7 +799,7 @@ impl Dir {
     where
         T: BinaryWriter + BinaryReader + Send + Sync + 'static,
     {
-        self.create_sized_file(name, data, &FileOps::<T>::BINARY_READ_WRITE, size)
+        self.create_sized_file(name, data, &ShortFileOps::<T>::BINARY_READ_WRITE, size)
     }
 
     /// Creates a read-only file of [`Records`], rendered one record at a time like a C
@@ -1231,16 +1246,21 @@ impl<'data, 'dir> ScopedDir<'data, 'dir> {
     }
 
     /// Creates a file showing `data` through `file_ops`; it is removed with the scope.
-    fn create_file<T: Sync>(&self, name: &CStr, data: &'data T, file_ops: &'static FileOps<T>) {
+    fn create_file<T: Sync, O: Table>(
+        &self,
+        name: &CStr,
+        data: &'data T,
+        file_ops: &'static FileOps<T, O>,
+    ) {
         self.create_sized_file(name, data, file_ops, 0);
     }
 
     /// Creates a file showing `data` through `file_ops`, whose `stat` reports `size` bytes.
-    fn create_sized_file<T: Sync>(
+    fn create_sized_file<T: Sync, O: Table>(
         &self,
         name: &CStr,
         data: &'data T,
-        file_ops: &'static FileOps<T>,
+        file_ops: &'static FileOps<T, O>,
         size: usize,
     ) {
         let attrs = FileAttrs {
@@ -1276,7 +1296,7 @@ impl<'data, 'dir> ScopedDir<'data, 'dir> {
         data: &'data T,
         size: usize,
     ) {
-        self.create_sized_file(name, data, &FileOps::<T>::BINARY_READ_ONLY, size)
+        self.create_sized_file(name, data, &ShortFileOps::<T>::BINARY_READ_ONLY, size)
     }
 
     /// Creates a read-write binary file whose `stat` reports `size` bytes, see
@@ -1285,7 +1305,7 @@ impl<'data, 'dir> ScopedDir<'data, 'dir> {
     where
         T: BinaryWriter + BinaryReader + Send + Sync + 'static,
     {
-        self.create_sized_file(name, data, &FileOps::<T>::BINARY_READ_WRITE, size)
+        self.create_sized_file(name, data, &ShortFileOps::<T>::BINARY_READ_WRITE, size)
     }
 
     /// Creates a read-only file of [`Records`], see [`Dir::records_file`].
@@ -1404,7 +1424,7 @@ impl<'data, 'dir> ScopedDir<'data, 'dir> {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn write_only_file<T: Reader + Send + Sync + 'static>(&self, name: &CStr, data: &'data T) {
-        self.create_file(name, data, &FileOps::<T>::WRITE_ONLY)
+        self.create_file(name, data, &ShortFileOps::<T>::WRITE_ONLY)
     }
 
     /// Creates a read-only callback file, see [`Dir::read_callback_file`].
@@ -1520,7 +1540,7 @@ impl<'data, 'dir> ScopedDir<'data, 'dir> {
         name: &CStr,
         data: &'data T,
     ) {
-        self.create_file(name, data, &FileOps::<T>::BINARY_READ_ONLY)
+        self.create_file(name, data, &ShortFileOps::<T>::BINARY_READ_ONLY)
     }
 
     /// Creates a read-write binary file, see [`Dir::read_write_binary_file`].
@@ -1545,7 +1565,7 @@ impl<'data, 'dir> ScopedDir<'data, 'dir> {
         name: &CStr,
         data: &'data T,
     ) {
-        self.create_file(name, data, &FileOps::<T>::BINARY_READ_WRITE)
+        self.create_file(name, data, &ShortFileOps::<T>::BINARY_READ_WRITE)
     }
 
     /// Creates a write-only binary file, see [`Dir::write_binary_file`].
@@ -1570,6 +1590,6 @@ impl<'data, 'dir> ScopedDir<'data, 'dir> {
         name: &CStr,
         data: &'data T,
     ) {
-        self.create_file(name, data, &FileOps::<T>::BINARY_WRITE_ONLY)
+        self.create_file(name, data, &ShortFileOps::<T>::BINARY_WRITE_ONLY)
     }
 }

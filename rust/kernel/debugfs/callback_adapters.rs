@@ -16,7 +16,10 @@
 //! sees the resulting tables: [`read_only`], [`read_write`] and [`write_only`].
 
 use super::{
-    file_ops::FileOps,
+    file_ops::{
+        FileOps,
+        ShortFileOps, //
+    },
     Reader,
     Writer, //
 };
@@ -44,16 +47,16 @@ unsafe trait Adapter {
 
 /// Reuses the table of the adapter type `A` for files whose data is the wrapped type.
 ///
-/// The callbacks of `FileOps<A>` read `i_private` as a `*const A`; by the [`Adapter`] contract
+/// The callbacks of `FileOps<A, O>` read `i_private` as a `*const A`; by the [`Adapter`] contract
 /// that is the same pointer as a `*const A::Inner` to the same data.
-const fn adapt<A: Adapter>(file_ops: &'static FileOps<A>) -> &'static FileOps<A::Inner> {
-    const { assert!(FileOps::<A>::same_layout_as::<A::Inner>()) };
-    // SAFETY: `FileOps` is `#[repr(C)]` and its type parameter only appears in a `PhantomData`
-    // (a zero-sized field with alignment 1 for every type), so `FileOps<A>` and
-    // `FileOps<A::Inner>` have the same fields at the same offsets (also checked just above): the
-    // cast keeps size, alignment and validity. The callbacks stay sound: a pointer to a live
+const fn adapt<A: Adapter, O>(file_ops: &'static FileOps<A, O>) -> &'static FileOps<A::Inner, O> {
+    const { assert!(FileOps::<A, O>::same_layout_as::<A::Inner>()) };
+    // SAFETY: `FileOps` is `#[repr(C)]` and its data type only appears in a `PhantomData` (a
+    // zero-sized field with alignment 1 for every type), so `FileOps<A, O>` and
+    // `FileOps<A::Inner, O>` have the same fields at the same offsets (also checked just above):
+    // the cast keeps size, alignment and validity. The callbacks stay sound: a pointer to a live
     // `A::Inner` is a pointer to a live `A` (`Adapter` contract).
-    unsafe { &*core::ptr::from_ref(file_ops).cast::<FileOps<A::Inner>>() }
+    unsafe { &*core::ptr::from_ref(file_ops).cast::<FileOps<A::Inner, O>>() }
 }
 
 /// Data of a callback file that is rendered by the closure type `F`.
@@ -178,14 +181,14 @@ where
 }
 
 /// The table of write-only files updating a `T` through `W`.
-pub(crate) fn write_only<T, W>(_w: &'static W) -> &'static FileOps<T>
+pub(crate) fn write_only<T, W>(_w: &'static W) -> &'static ShortFileOps<T>
 where
     T: Sync + 'static,
     W: Fn(&T, &mut UserSliceReader) -> Result + Sync + Copy + 'static,
 {
     const { assert_zero_sized::<W>() };
     adapt(adapt(
-        &FileOps::<WritableAdapter<NoWriter<T>, W>>::WRITE_ONLY,
+        &ShortFileOps::<WritableAdapter<NoWriter<T>, W>>::WRITE_ONLY,
     ))
 }
 

@@ -102,11 +102,11 @@ impl Entry<'static> {
     /// # Safety
     ///
     /// `data` must stay valid (and at the same address) until the returned [`Entry`] is dropped.
-    pub(crate) unsafe fn file<T>(
+    pub(crate) unsafe fn file<T, O: Table>(
         name: &CStr,
         parent: Arc<Entry<'static>>,
         data: &T,
-        file_ops: &'static FileOps<T>,
+        file_ops: &'static FileOps<T, O>,
         attrs: FileAttrs,
     ) -> Self {
         // SAFETY: Forwarded from the caller: the file is removed when the result is dropped.
@@ -141,11 +141,11 @@ impl<'a> Entry<'a> {
     ///
     /// `data` must stay valid (and at the same address) until the returned [`Entry`] is dropped
     /// or, if it is leaked, until `parent` is removed.
-    pub(crate) unsafe fn file_in<T>(
+    pub(crate) unsafe fn file_in<T, O: Table>(
         name: &CStr,
         parent: &'a Entry<'_>,
         data: &T,
-        file_ops: &'static FileOps<T>,
+        file_ops: &'static FileOps<T, O>,
         attrs: FileAttrs,
     ) -> Self {
         // SAFETY: Forwarded from the caller.
@@ -250,30 +250,28 @@ impl Entry<'_> {
     /// # Safety
     ///
     /// `data` must stay valid (and at the same address) until the file is removed.
-    unsafe fn create_file<T>(
+    unsafe fn create_file<T, O: Table>(
         &self,
         name: &CStr,
         data: &T,
-        file_ops: &'static FileOps<T>,
+        file_ops: &'static FileOps<T, O>,
         attrs: FileAttrs,
     ) -> Dentry {
         #[cfg(CONFIG_DEBUG_FS)]
         {
             let parent = self.dentry?;
             // SAFETY:
-            // - `name` is NUL-terminated; DebugFS copies it.
             // - `parent` is live by the type invariant of `self`.
             // - `data` outlives the file (our caller's guarantee), which is all the callbacks of
-            //   `file_ops` require of the `i_private` they are handed.
-            // - `file_ops` is `'static`. `aux` is null, DebugFS only stores it.
+            //   `file_ops` require of the `i_private` they are handed (type invariant of
+            //   `FileOps`).
             let dentry = unsafe {
-                bindings::debugfs_create_file_full(
-                    name.as_char_ptr(),
+                O::create_file(
+                    name,
                     file_ops.mode(attrs.mode),
                     parent.as_ptr(),
                     core::ptr::from_ref(data).cast_mut().cast(),
-                    core::ptr::null(),
-                    file_ops.as_raw(),
+                    file_ops.operations(),
                 )
             };
             let dentry = from_err_ptr(dentry)
@@ -292,6 +290,76 @@ impl Entry<'_> {
         {
             let _ = (name, data, file_ops, attrs);
             NoDentry
+        }
+    }
+}
+
+/// A kind of table DebugFS serves files with: `struct file_operations` (the full proxy) or
+/// `struct debugfs_short_fops` (the short proxy).
+pub(crate) trait Table: 'static {
+    /// Creates a DebugFS file named `name` in `parent` (the root if null), served by `table`,
+    /// whose `i_private` is `data`.
+    ///
+    /// # Safety
+    ///
+    /// `parent` must be null or a live DebugFS directory, and the callbacks of `table` must be
+    /// sound to call on `data` until the file is removed.
+    #[cfg(CONFIG_DEBUG_FS)]
+    unsafe fn create_file(
+        name: &CStr,
+        mode: bindings::umode_t,
+        parent: *mut bindings::dentry,
+        data: *mut crate::ffi::c_void,
+        table: &'static Self,
+    ) -> *mut bindings::dentry;
+}
+
+impl Table for crate::bindings::file_operations {
+    #[cfg(CONFIG_DEBUG_FS)]
+    unsafe fn create_file(
+        name: &CStr,
+        mode: bindings::umode_t,
+        parent: *mut bindings::dentry,
+        data: *mut crate::ffi::c_void,
+        table: &'static Self,
+    ) -> *mut bindings::dentry {
+        // SAFETY: `name` is NUL-terminated and DebugFS copies it; `parent`, `data` and `table`
+        // are as DebugFS requires by our caller's guarantee. `aux` is null: DebugFS only stores
+        // it.
+        unsafe {
+            bindings::debugfs_create_file_full(
+                name.as_char_ptr(),
+                mode,
+                parent,
+                data,
+                core::ptr::null(),
+                table,
+            )
+        }
+    }
+}
+
+impl Table for crate::bindings::debugfs_short_fops {
+    #[cfg(CONFIG_DEBUG_FS)]
+    unsafe fn create_file(
+        name: &CStr,
+        mode: bindings::umode_t,
+        parent: *mut bindings::dentry,
+        data: *mut crate::ffi::c_void,
+        table: &'static Self,
+    ) -> *mut bindings::dentry {
+        // SAFETY: As for `debugfs_create_file_full()` above. The short proxy opens the file with
+        // `simple_open()` and calls only `read`, `write` and `llseek` of `table`, each under an
+        // active reference, which is what the callbacks of a short table are sound for.
+        unsafe {
+            bindings::debugfs_create_file_short(
+                name.as_char_ptr(),
+                mode,
+                parent,
+                data,
+                core::ptr::null(),
+                table,
+            )
         }
     }
 }

@@ -1,26 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! [`FileOps`]: the `file_operations` of DebugFS files, one table per data type.
+//! [`FileOps`]: the operations of DebugFS files, one table per data type.
 //!
-//! A DebugFS file is a `struct file_operations` plus one word of private data, the inode's
+//! A DebugFS file is a table of operations plus one word of private data, the inode's
 //! `i_private`, which here always points at the `T` the file shows. The tables are associated
 //! constants of [`FileOps<T>`], so monomorphization emits one table per data type (and per
 //! callback, see [`super::callback_adapters`]) into the `.rodata` of the crate that creates the
 //! file. Nothing is built or allocated at run time.
 //!
-//! Every callback here is reached through the DebugFS "full proxy" (`fs/debugfs/file.c`), which
-//! takes an active reference on the file for the duration of the call and fails it with `EIO`
-//! once the file has been removed. `debugfs_remove` waits for those references, so a `T` that
-//! outlives its file's dentry is valid in every callback.
+//! A table is one of the two kinds DebugFS serves (see [`super::entry::Table`]): a whole
+//! `struct file_operations` for files that keep state while they are open (text that is read,
+//! records), and C's three-slot `struct debugfs_short_fops` (`read`, `write`, `llseek`) for those
+//! that do not (binary files, write-only text files): 32 bytes of `.rodata` with the mode (16 on
+//! 32-bit) instead of a few hundred.
 //!
-//! The tables have no `owner`: the `kernel` crate's generic code cannot name the `THIS_MODULE` of
-//! the module that instantiates it. The module that holds a table is pinned instead by DebugFS
-//! itself, which takes a reference on it while a file with owner-less operations is open
-//! (`debugfs_real_fops_get()` in `fs/debugfs/file.c`, added by this project's patch
-//! `debugfs: pin the module of owner-less file operations`). So `rmmod` refuses to unload a
-//! module while one of its files is open, just as for a C module that sets `owner`, and closing
-//! a file never runs code or reads a table that is gone. The pin has the limits of `owner`: a
-//! module whose init fails after it created files, or a forced unload
+//! Every callback here but `release` is reached through a DebugFS proxy (`fs/debugfs/file.c`),
+//! which takes an active reference on the file for the duration of the call and fails it with
+//! `EIO` once the file has been removed. `debugfs_remove` waits for those references, so a `T`
+//! that outlives its file's dentry is valid in every such callback. `release` (of full tables
+//! only) may run after the removal, and touches only what the open file itself holds.
+//!
+//! Short tables need nothing more: DebugFS opens their files itself (`simple_open()`) and has
+//! nothing to call when they are closed, so once a file is removed no code of the module that
+//! made it runs again. A module whose only open files are such files may be unloaded, as a C
+//! module with short operations may; reads and writes on them then fail with `EIO`.
+//!
+//! The full tables have no `owner`: the `kernel` crate's generic code cannot name the
+//! `THIS_MODULE` of the module that instantiates it. The module that holds a table is pinned
+//! instead by DebugFS itself, which takes a reference on it while a file with owner-less
+//! operations is open (`debugfs_real_fops_get()` in `fs/debugfs/file.c`, added by this project's
+//! patch `debugfs: pin the module of owner-less file operations`). So `rmmod` refuses to unload a
+//! module while one of its files with a full table is open, just as for a C module that sets
+//! `owner`, and closing a file never runs code or reads a table that is gone. The pin has the
+//! limits of `owner`: a module whose init fails after it created files, or a forced unload
 //! (`CONFIG_MODULE_FORCE_UNLOAD`), frees the module regardless. Built-in users need no
 //! reference: their tables are in the kernel image, which is never unloaded.
 
@@ -62,75 +74,87 @@ type ReadFn = unsafe extern "C" fn(*mut bindings::file, *mut c_char, usize, *mut
 type WriteFn =
     unsafe extern "C" fn(*mut bindings::file, *const c_char, usize, *mut Offset) -> isize;
 
-/// The `file_operations` of DebugFS files showing a `T`, and the mode to create them with.
+/// The table of DebugFS files showing a `T`, of kind `O`, and the mode to create them with.
 ///
 /// The layout is `#[repr(C)]` and `T` only appears in a zero-sized [`PhantomData`], so every
-/// `FileOps<T>` has the same layout whatever `T` is. [`super::callback_adapters`] relies on this
-/// to serve files of one type with the table of a `#[repr(transparent)]` wrapper of it.
+/// `FileOps<T, O>` has the same layout whatever `T` is. [`super::callback_adapters`] relies on
+/// this to serve files of one type with the table of a `#[repr(transparent)]` wrapper of it.
 ///
 /// # Invariants
 ///
-/// Every callback in `operations` is sound to call, through the DebugFS proxy, on a file whose
-/// `i_private` points at a `T` that stays valid until the file's dentry is removed.
+/// Every callback in `operations` is sound to call, through the DebugFS proxy of kind `O`, on a
+/// file whose `i_private` points at a `T` that stays valid until the file's dentry is removed.
+/// The callbacks of a short table (`O` is `debugfs_short_fops`) use nothing of the file but its
+/// inode's `i_private` and the offset, and leave nothing behind that outlives the call: the
+/// short proxy opens files with `simple_open()`, which sets `private_data` to `i_private`, and
+/// calls nothing at close.
 #[repr(C)]
-pub(crate) struct FileOps<T> {
-    operations: bindings::file_operations,
+pub(crate) struct FileOps<T, O = bindings::file_operations> {
+    operations: O,
     mode: bindings::umode_t,
     _data: PhantomData<fn(&T)>,
 }
 
+/// The short table of DebugFS files showing a `T`: no state while open, nothing at close.
+pub(crate) type ShortFileOps<T> = FileOps<T, bindings::debugfs_short_fops>;
+
 impl<T> FileOps<T> {
-    /// Builds the table of a text file.
+    /// Builds the table of a readable text file.
     ///
-    /// With `read`, the file is readable: `read` must render the value with [`text_read::read`],
-    /// whose state [`text_read::release`] frees at close. With `write`, the
-    /// file is writable, and each `write(2)` hands its bytes to `write`.
+    /// `read` must render the value with [`text_read::read`], whose state [`text_read::release`]
+    /// frees at close. With `write`, the file is writable too, and each `write(2)` hands its
+    /// bytes to `write`.
     ///
     /// # Safety
     ///
     /// `read` and `write` must be sound to call on a file whose `i_private` points at a `T` that
     /// stays valid until the file's dentry is removed.
-    const unsafe fn text(read: Option<ReadFn>, write: Option<WriteFn>) -> Self {
+    const unsafe fn text(read: ReadFn, write: Option<WriteFn>) -> Self {
         let operations = bindings::file_operations {
-            read,
+            read: Some(read),
             write,
             // A real seek, so that a write after `lseek()` (say `dd seek=2`) reaches `write` at
             // that offset and is refused, instead of silently landing at 0.
             llseek: Some(bindings::default_llseek),
-            release: if read.is_some() {
-                Some(text_read::release)
-            } else {
-                None
-            },
+            release: Some(text_read::release),
             ..pin_init::zeroed()
         };
         // INVARIANT: `default_llseek` only touches the file offset and `release` only the read
         // state; `read` and `write` are sound by the caller's guarantee.
-        Self::with_mode(operations, read.is_some(), write.is_some())
+        Self::with_mode(operations, true, write.is_some())
     }
+}
 
-    /// Builds the table of a binary file: reads and writes at the file offset, with no buffering
-    /// or state between calls.
+impl<T> ShortFileOps<T> {
+    /// Builds the table of a file that keeps nothing between calls: a binary file, which reads
+    /// and writes at the file offset, or a write-only text file.
     ///
     /// # Safety
     ///
     /// `read` and `write` must be sound to call on a file whose `i_private` points at a `T` that
-    /// stays valid until the file's dentry is removed.
-    const unsafe fn binary(read: Option<ReadFn>, write: Option<WriteFn>) -> Self {
-        let operations = bindings::file_operations {
+    /// stays valid until the file's dentry is removed, use nothing of the file but the offset
+    /// and its inode's `i_private`, and leave nothing behind that outlives the call. In
+    /// particular they must not use [`text_read`], whose state lives in `private_data`, which
+    /// `simple_open()` sets to `i_private`.
+    const unsafe fn short(read: Option<ReadFn>, write: Option<WriteFn>) -> Self {
+        let operations = bindings::debugfs_short_fops {
             read,
             write,
+            // A real seek: binary files are read and written at the offset, and a text write
+            // after `lseek()` (say `dd seek=2`) reaches `write` at that offset and is refused,
+            // instead of silently landing at 0.
             llseek: Some(bindings::default_llseek),
-            ..pin_init::zeroed()
         };
         // INVARIANT: `default_llseek` only touches the file offset; `read` and `write` are sound
         // by the caller's guarantee.
         Self::with_mode(operations, read.is_some(), write.is_some())
     }
+}
 
+impl<T, O> FileOps<T, O> {
     /// Pairs `operations` with the mode its slots call for: a file is readable if it can be read
     /// and writable if it can be written, so the two cannot disagree.
-    const fn with_mode(operations: bindings::file_operations, read: bool, write: bool) -> Self {
+    const fn with_mode(operations: O, read: bool, write: bool) -> Self {
         let mut mode = 0;
         if read {
             mode |= READABLE;
@@ -145,7 +169,7 @@ impl<T> FileOps<T> {
         }
     }
 
-    /// Whether a `FileOps<U>` has the same layout as this one, field by field.
+    /// Whether a `FileOps<U, O>` has the same layout as this one, field by field.
     ///
     /// Always true, by `#[repr(C)]`; [`super::callback_adapters`] checks it at compile time before
     /// it serves files of one type with another type's table, so that the reuse cannot silently
@@ -156,10 +180,10 @@ impl<T> FileOps<T> {
             offset_of,
             size_of, //
         };
-        size_of::<Self>() == size_of::<FileOps<U>>()
-            && align_of::<Self>() == align_of::<FileOps<U>>()
-            && offset_of!(Self, operations) == offset_of!(FileOps<U>, operations)
-            && offset_of!(Self, mode) == offset_of!(FileOps<U>, mode)
+        size_of::<Self>() == size_of::<FileOps<U, O>>()
+            && align_of::<Self>() == align_of::<FileOps<U, O>>()
+            && offset_of!(Self, operations) == offset_of!(FileOps<U, O>, operations)
+            && offset_of!(Self, mode) == offset_of!(FileOps<U, O>, mode)
     }
 
     /// The mode to create files with, given the permissions asked for: those of `permissions`
@@ -170,9 +194,9 @@ impl<T> FileOps<T> {
         permissions.for_file(self.mode & READABLE != 0, self.mode & WRITABLE != 0)
     }
 
-    /// The table to hand to `debugfs_create_file_full`.
+    /// The table to hand to DebugFS.
     #[cfg_attr(not(CONFIG_DEBUG_FS), expect(dead_code))]
-    pub(crate) const fn as_raw(&self) -> *const bindings::file_operations {
+    pub(crate) const fn operations(&self) -> &O {
         &self.operations
     }
 }
@@ -181,15 +205,16 @@ impl<T: Writer + Sync> FileOps<T> {
     /// Read-only text file rendering `T` with [`Writer`].
     pub(crate) const READ_ONLY: Self = {
         // SAFETY: `read_text::<T>` expects `i_private` to point at a live `T`.
-        unsafe { Self::text(Some(read_text::<T>), None) }
+        unsafe { Self::text(read_text::<T>, None) }
     };
 }
 
-impl<T: Reader + Sync> FileOps<T> {
+impl<T: Reader + Sync> ShortFileOps<T> {
     /// Write-only text file updating `T` with [`Reader`].
     pub(crate) const WRITE_ONLY: Self = {
-        // SAFETY: `write_text::<T>` expects `i_private` to point at a live `T`.
-        unsafe { Self::text(None, Some(write_text::<T>)) }
+        // SAFETY: `write_text::<T>` expects `i_private` to point at a live `T`, and uses nothing
+        // else of the file but the offset, nor keeps anything.
+        unsafe { Self::short(None, Some(write_text::<T>)) }
     };
 }
 
@@ -197,31 +222,34 @@ impl<T: Writer + Reader + Sync> FileOps<T> {
     /// Read-write text file.
     pub(crate) const READ_WRITE: Self = {
         // SAFETY: Both callbacks expect `i_private` to point at a live `T`.
-        unsafe { Self::text(Some(read_text::<T>), Some(write_text::<T>)) }
+        unsafe { Self::text(read_text::<T>, Some(write_text::<T>)) }
     };
 }
 
-impl<T: BinaryWriter + Sync> FileOps<T> {
+impl<T: BinaryWriter + Sync> ShortFileOps<T> {
     /// Read-only binary file.
     pub(crate) const BINARY_READ_ONLY: Self = {
-        // SAFETY: `read_binary::<T>` expects `i_private` to point at a live `T`.
-        unsafe { Self::binary(Some(read_binary::<T>), None) }
+        // SAFETY: `read_binary::<T>` expects `i_private` to point at a live `T`, and uses nothing
+        // else of the file but the offset, nor keeps anything.
+        unsafe { Self::short(Some(read_binary::<T>), None) }
     };
 }
 
-impl<T: BinaryReader + Sync> FileOps<T> {
+impl<T: BinaryReader + Sync> ShortFileOps<T> {
     /// Write-only binary file.
     pub(crate) const BINARY_WRITE_ONLY: Self = {
-        // SAFETY: `write_binary::<T>` expects `i_private` to point at a live `T`.
-        unsafe { Self::binary(None, Some(write_binary::<T>)) }
+        // SAFETY: `write_binary::<T>` expects `i_private` to point at a live `T`, and uses nothing
+        // else of the file but the offset, nor keeps anything.
+        unsafe { Self::short(None, Some(write_binary::<T>)) }
     };
 }
 
-impl<T: BinaryWriter + BinaryReader + Sync> FileOps<T> {
+impl<T: BinaryWriter + BinaryReader + Sync> ShortFileOps<T> {
     /// Read-write binary file.
     pub(crate) const BINARY_READ_WRITE: Self = {
-        // SAFETY: Both callbacks expect `i_private` to point at a live `T`.
-        unsafe { Self::binary(Some(read_binary::<T>), Some(write_binary::<T>)) }
+        // SAFETY: Both callbacks expect `i_private` to point at a live `T`, and use nothing else
+        // of the file but the offset, nor keep anything.
+        unsafe { Self::short(Some(read_binary::<T>), Some(write_binary::<T>)) }
     };
 }
 
@@ -245,7 +273,7 @@ impl<R: RegisterIo> FileOps<RegisterDump<R>> {
     /// Read-only register dump.
     pub(crate) const REGISTERS: Self = {
         // SAFETY: `read_registers::<R>` expects `i_private` to point at a live `RegisterDump<R>`.
-        unsafe { Self::text(Some(read_registers::<R>), None) }
+        unsafe { Self::text(read_registers::<R>, None) }
     };
 }
 

@@ -14,7 +14,9 @@
 #                 is blocked inside a read until the drop has begun: the
 #                 drop waits for it, later reads give EIO, closing is clean
 #   unload open   a file of every kind held open: the module cannot be
-#                 unloaded until they are closed; closing is harmless
+#                 unloaded until they are closed; closing is harmless.
+#                 Binary and write-only files alone do not hold it, and
+#                 fail with EIO once it is gone
 #   concurrency   processes mixing open/read/write/close with scope churn;
 #                 every operation's result is checked, and the final values
 #   failslab      thousands of creations with allocations failing: nothing
@@ -412,6 +414,33 @@ run_unload_open() {
 	check "rmmod works once all are closed" \
 		"$(rmmod rust_debugfs_testmod && echo unloaded)" unloaded
 	check "nothing left of rust_debugfs_testmod" "$([ -e "$T" ] || echo gone)" gone
+
+	# Binary and write-only files have DebugFS's short operations: nothing
+	# of the module runs while they are open or when they are closed, so
+	# they do not keep it loaded, and they fail with EIO once it is gone.
+	load rust_debugfs_testmod
+	exec 3<"$F/binary_ro" 4>"$F/binary_wo" 5>"$F/text_wo" 7<>"$F/binary_rw" \
+		9>"$F/callback_wo"
+	check "rmmod works with only binary and write-only files open" \
+		"$(rmmod rust_debugfs_testmod && echo unloaded)" unloaded
+	reports=$(kernel_reports)
+	for fd in 3 7; do
+		err=$(dd bs=4 count=1 <&$fd 2>&1 >/dev/null | grep -v 'records\|bytes\|copied')
+		check "read of a binary file (fd $fd) of an unloaded module gives EIO" \
+			"$(errno_of "${err##*: }")" EIO
+	done
+	err=$( (echo 1 >&4) 2>&1)
+	check "write to a write-only binary file of an unloaded module gives EIO" \
+		"$(errno_of "${err##*: }")" EIO
+	err=$( (echo 1 >&5) 2>&1)
+	check "write to a write-only text file of an unloaded module gives EIO" \
+		"$(errno_of "${err##*: }")" EIO
+	err=$( (echo 'set 1' >&9) 2>&1)
+	check "write to a write-only callback file of an unloaded module gives EIO" \
+		"$(errno_of "${err##*: }")" EIO
+	exec 3<&- 4>&- 5>&- 7<&- 9>&-
+	check "I/O on and closing of files of an unloaded module add no kernel report" \
+		"$(kernel_reports)" "$reports"
 
 	# The scoped sample: a dynamic file and a control file held open.
 	load rust_debugfs_scoped
