@@ -1,60 +1,114 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make bench`: kernel::debugfs against C DebugFS, measured in one boot.
+# `make bench`: our kernel::debugfs and upstream's own against C DebugFS,
+# each measured against C in one boot.
 #
-# Builds the benchmark modules (harness/bench/) and a static user-space
-# timing loop, boots the test kernel, and runs the same measurements on our
-# files and on their C equivalents, alternating. Code size is measured from
-# objects built with and without one more file type or callback. Prints one
-# table; the CSV goes to $CACHE/bench/results.csv. Every figure is a ratio
-# or a count from the same boot: no absolute timing is compared across runs.
+# Two kernels from one fragment (harness/configs/upstream.config): 'bench',
+# the base tree with our kernel::debugfs, and 'upstream-base', the pristine
+# base tree (the kernel make upstream-fixes builds too). Against each, the
+# benchmark modules of harness/bench/ are built, the Rust one with --cfg
+# upstream_debugfs for the pristine base (the API both share), and each
+# kernel boots to run the same measurements on its Rust files and on their
+# C equivalents, alternating. Code size is measured from probe modules
+# built with and without one more file type or callback, against both.
+#
+# Every ratio against C comes from rounds in one boot; ours/upstream is
+# the quotient of the two, C being the anchor both boots share. BOOTS=n
+# repeats the pair of boots n times (default 1), alternating which kernel
+# boots first, and prints a table for each pair. The CSV of all of them
+# goes to $CACHE/bench/results.csv.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 H=$REPO/harness
-prepare_test_kernel
+BOOTS=${BOOTS:-1}
+for step in chroot.sh source.sh overlay.sh; do
+	bash "$H/$step"
+done
+base_worktree "$CACHE/src/upstream-base"
 
+# build CFG TREE ARGS...: build.sh for CFG from the tree $CACHE/src/TREE.
+# Warnings do not stop a benchmark: make test is where they fail.
+build() {
+	local cfg=$1 tree=$2
+	shift 2
+	KSRC=/cache/src/$tree bash "$H/build.sh" "$cfg" "$@" || [ $? = 3 ]
+}
+declare -A tree=([bench]=linux [upstream-base]=upstream-base)
+declare -A krustflags=([bench]= [upstream-base]="--cfg upstream_debugfs")
+for cfg in bench upstream-base; do
+	KSRC=/cache/src/${tree[$cfg]} bash "$H/config.sh" "$cfg" upstream
+	build "$cfg" "${tree[$cfg]}" bzImage modules
+	msg "Building the benchmark modules against '$cfg'..."
+	build "$cfg" "${tree[$cfg]}" M=/repo/harness/bench MO="/cache/build/$cfg/bench" \
+		KRUSTFLAGS="${krustflags[$cfg]}" modules
+done
+in_chroot gcc -O2 -static -Wall -o /cache/build/bench/bench/dfsbench \
+	/repo/harness/bench/dfsbench.c
+cp "$CACHE/build/bench/bench/dfsbench" "$CACHE/build/upstream-base/bench/dfsbench"
+
+# Code size: the probe modules built four ways against each kernel.
 out=$CACHE/bench
 mkdir -p "$out"
-msg "Building the benchmark modules and the timing loop..."
-bash "$H/build.sh" test M=/repo/harness/bench MO=/cache/build/test/bench modules || [ $? = 3 ]
-in_chroot gcc -O2 -static -Wall -o /cache/build/test/bench/dfsbench /repo/harness/bench/dfsbench.c
-
-# Code size: the probe modules built three ways each.
 sizes=$out/sizes.csv
 section_bytes() {
-	# Sums the sizes of the .text* and .rodata* sections of an object.
+	# Sums the sizes of the .text* or .rodata* sections of an object.
 	in_chroot llvm-size -A "$1" | awk -v want="$2" \
 		'index($1, want) == 1 { sum += $2 } END { print sum + 0 }'
 }
-probe() {
-	local variant=$1
-	shift
-	logged "$LOGS/bench-size-$variant.log" in_chroot make -C /cache/src/linux \
-		O=/cache/build/test LLVM=1 M=/repo/harness/bench/size \
-		MO="/cache/build/test/size-$variant" "$@" modules
+for cfg in bench upstream-base; do
+	for variant in base type callback binary; do
+		case $variant in
+		base) flags=() ;;
+		type) flags=(KRUSTFLAGS="--cfg extra_type" KCFLAGS=-DEXTRA_U32) ;;
+		callback) flags=(KRUSTFLAGS="--cfg extra_callback" KCFLAGS=-DEXTRA_SHOW) ;;
+		binary) flags=(KRUSTFLAGS="--cfg extra_binary" KCFLAGS=-DEXTRA_BLOB) ;;
+		esac
+		logged "$LOGS/bench-size-$cfg-$variant.log" in_chroot make \
+			-C "/cache/src/${tree[$cfg]}" O="/cache/build/$cfg" LLVM=1 \
+			M=/repo/harness/bench/size MO="/cache/build/$cfg/size-$variant" \
+			"${flags[@]}" modules
+	done
+done
+# cost CFG OBJECT EXTRA SECTION: the bytes of SECTION that EXTRA adds to
+# OBJECT (rust or c) of the probe built against CFG.
+cost() {
+	local o=debugfs_size.o before after
+	before=$(section_bytes "/cache/build/$1/size-base/$2_$o" "$4")
+	after=$(section_bytes "/cache/build/$1/size-$3/$2_$o" "$4")
+	echo $((after - before))
 }
-probe base
-probe type KRUSTFLAGS="--cfg extra_type" KCFLAGS=-DEXTRA_U32
-probe callback KRUSTFLAGS="--cfg extra_callback" KCFLAGS=-DEXTRA_SHOW
 : >"$sizes"
 for section in .text .rodata; do
-	for extra in type callback; do
-		r0=$(section_bytes /cache/build/test/size-base/rust_debugfs_size.o "$section")
-		r1=$(section_bytes "/cache/build/test/size-$extra/rust_debugfs_size.o" "$section")
-		c0=$(section_bytes /cache/build/test/size-base/c_debugfs_size.o "$section")
-		c1=$(section_bytes "/cache/build/test/size-$extra/c_debugfs_size.o" "$section")
-		label=$([ "$extra" = type ] && echo "one more file type (C: u32)" ||
-			echo "one more callback (C: show attr)")
-		echo "code,$section: $label,$((r1 - r0)),$((c1 - c0))" >>"$sizes"
+	for extra in type callback binary; do
+		case $extra in
+		type) label="one more file type (C: u32)" ;;
+		callback) label="one more callback (C: show attr)" ;;
+		binary) label="one more binary type (C: blob)" ;;
+		esac
+		printf 'code,%s: %s,%s,%s,%s\n' "$section" "$label" \
+			"$(cost bench rust "$extra" "$section")" \
+			"$(cost upstream-base rust "$extra" "$section")" \
+			"$(cost bench c "$extra" "$section")" >>"$sizes"
 	done
 done
 
-console=$LOGS/bench-console.log
-# Allocation profiling is built in but off; this lets the guest turn it on
-# for the memory phase alone.
-bash "$H/boot.sh" test /guest/bench.sh "$console" sysctl.vm.mem_profiling=0
-grep -q '^BENCH done' "$console" || die "the benchmark did not finish; see $console"
-python3 "$H/bench/tabulate.py" "$console" "$sizes" "$out/results.csv"
-msg "CSV: $out/results.csv"
+csv=$out/results.csv
+rm -f "$csv"
+for boot in $(seq "$BOOTS"); do
+	order=(bench upstream-base)
+	[ $((boot % 2)) = 1 ] || order=(upstream-base bench)
+	for cfg in "${order[@]}"; do
+		console=$LOGS/bench-$cfg-$boot.log
+		# Allocation profiling is built in but off; the guest turns it on
+		# for its memory phase alone.
+		bash "$H/boot.sh" "$cfg" /guest/bench.sh "$console" sysctl.vm.mem_profiling=0
+		grep -q '^BENCH done' "$console" || die "the benchmark did not finish; see $console"
+	done
+	msg "Boots $boot of $BOOTS (ours: $LOGS/bench-bench-$boot.log," \
+		"upstream: $LOGS/bench-upstream-base-$boot.log):"
+	python3 "$H/bench/tabulate.py" "$boot" "$LOGS/bench-bench-$boot.log" \
+		"$LOGS/bench-upstream-base-$boot.log" "$sizes" "$csv"
+done
+msg "CSV: $csv"

@@ -244,6 +244,20 @@ base_repo() {
 	echo "$repo"
 }
 
+# base_worktree DIR: a git worktree of the pristine base (base_repo) at
+# DIR, checked out once. make upstream-fixes builds two of them, make bench
+# the same pristine one.
+base_worktree() {
+	local base
+	base=$(base_repo) || return 1
+	if ! [ -e "$1/.git" ]; then
+		rm -rf "$1"
+		git -C "$base" worktree prune
+		msg "Checking out the pristine base in $1 (once)..."
+		git -C "$base" worktree add -q --detach "$1" base
+	fi
+}
+
 # harness_message PATCH: the subject line and body of a patch kept in the
 # repository (harness/patches, harness/upstream-fixes), as a commit message.
 harness_message() {

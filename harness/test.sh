@@ -118,6 +118,15 @@ if [ "$kernel_ok" = yes ]; then
 		kselftest_config test || true
 	# The benchmark, smoke-tested in the test boot so that it cannot rot.
 	bench_checks test
+	# make bench builds its Rust module against upstream's kernel::debugfs
+	# too, with only the API both have: that must build against ours.
+	build_check test "benchmark module with upstream's API only (test)" M=/repo/harness/bench \
+		MO=/cache/build/test/bench-upstream-api KRUSTFLAGS="--cfg upstream_debugfs" \
+		rust_debugfs_bench.o || true
+	# Its code-size probes, with every extra file at once.
+	build_check test "benchmark code-size probes (test)" M=/repo/harness/bench/size \
+		MO=/cache/build/test/size-all KCFLAGS="-DEXTRA_U32 -DEXTRA_SHOW -DEXTRA_BLOB" \
+		KRUSTFLAGS="--cfg extra_type --cfg extra_callback --cfg extra_binary" modules || true
 fi
 # upstream_samples: upstream 7.3's own two DebugFS samples, taken from the
 # pristine base tree, built as external modules against our kernel::debugfs.

@@ -90,18 +90,9 @@ GIT_DIR=$base/.git GIT_INDEX_FILE=$work/index commit_series ||
 	die "the upstream fixes do not apply to the pristine base"
 series_tree=$(git -C "$base" rev-parse 'upstream-fixes^{tree}')
 
-# worktree DIR: a worktree of the base import at DIR (made once).
-worktree() {
-	if ! [ -e "$1/.git" ]; then
-		rm -rf "$1"
-		git -C "$base" worktree prune
-		msg "Checking out the pristine base in $1 (once)..."
-		git -C "$base" worktree add -q --detach "$1" base
-	fi
-}
 if [ "$BUILD" = 1 ]; then
-	worktree "$CACHE/src/upstream-base"
-	worktree "$CACHE/src/upstream-fixed"
+	base_worktree "$CACHE/src/upstream-base"
+	base_worktree "$CACHE/src/upstream-fixed"
 fi
 
 # The maintainers by the pristine base's own MAINTAINERS.

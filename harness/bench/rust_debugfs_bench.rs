@@ -14,18 +14,16 @@
 //!   bench/control  "hold KIND N" (text, binary, callback, scoped), "release", "churn N"
 //!   bench/result   nanoseconds of the last churn: N files created in one Scope, then dropped
 //! ```
+//!
+//! With `--cfg upstream_debugfs` the module uses only the API that upstream's `kernel::debugfs`
+//! shares with ours, so that `make bench` can build it against the pristine base tree as well:
+//! `x64`, `records` and `regs` are then left out.
 
 use kernel::{
     debugfs::{
         Dir,
         File,
-        Hex,
-        ReadRegister32,
-        Register32,
-        RegisterDump,
-        RegisterIo,
-        Scope,
-        Writer, //
+        Scope, //
     },
     new_mutex,
     prelude::*,
@@ -49,58 +47,79 @@ module! {
     license: "GPL",
 }
 
-/// Records of `records`, as many as the C side's.
-const RECORDS: u32 = 100_000;
+/// The files only our `kernel::debugfs` can make, and what they show.
+#[cfg(not(upstream_debugfs))]
+mod extras {
+    pub(crate) use kernel::debugfs::{
+        Hex,
+        RegisterDump, //
+    };
+    use kernel::{
+        debugfs::{
+            ReadRegister32,
+            Register32,
+            RegisterIo,
+            Writer, //
+        },
+        prelude::*,
+    };
 
-/// One record of `records`, shown as the C side shows its own.
-struct Record {
-    seq: u32,
-    value: u32,
-}
+    /// Records of `records`, as many as the C side's.
+    const RECORDS: u32 = 100_000;
 
-impl Writer for Record {
-    fn write(&self, f: &mut kernel::fmt::Formatter<'_>) -> kernel::fmt::Result {
-        writeln!(f, "event {}: {}", self.seq, self.value)
+    /// One record of `records`, shown as the C side shows its own.
+    pub(crate) struct Record {
+        seq: u32,
+        value: u32,
     }
-}
 
-fn records() -> Result<KVec<Record>> {
-    let mut records = KVec::with_capacity(RECORDS as usize, GFP_KERNEL)?;
-    for seq in 0..RECORDS {
-        records.push(
-            Record {
-                seq,
-                value: 3 * seq,
-            },
-            GFP_KERNEL,
-        )?;
+    impl Writer for Record {
+        fn write(&self, f: &mut kernel::fmt::Formatter<'_>) -> kernel::fmt::Result {
+            writeln!(f, "event {}: {}", self.seq, self.value)
+        }
     }
-    Ok(records)
-}
 
-/// Registers in memory, like the C side's regset over a `kmalloc` buffer.
-struct MemoryRegisters([u32; 4]);
-
-impl ReadRegister32 for &MemoryRegisters {
-    fn read32(&self, offset: usize) -> Result<u32> {
-        self.0.get(offset / 4).copied().ok_or(EINVAL)
+    pub(crate) fn records() -> Result<KVec<Record>> {
+        let mut records = KVec::with_capacity(RECORDS as usize, GFP_KERNEL)?;
+        for seq in 0..RECORDS {
+            records.push(
+                Record {
+                    seq,
+                    value: 3 * seq,
+                },
+                GFP_KERNEL,
+            )?;
+        }
+        Ok(records)
     }
-}
 
-impl RegisterIo for MemoryRegisters {
-    type Mapped<'a> = &'a MemoryRegisters;
+    /// Registers in memory, like the C side's regset over a `kmalloc` buffer.
+    pub(crate) struct MemoryRegisters(pub(crate) [u32; 4]);
 
-    fn try_map(&self) -> Option<&MemoryRegisters> {
-        Some(self)
+    impl ReadRegister32 for &MemoryRegisters {
+        fn read32(&self, offset: usize) -> Result<u32> {
+            self.0.get(offset / 4).copied().ok_or(EINVAL)
+        }
     }
+
+    impl RegisterIo for MemoryRegisters {
+        type Mapped<'a> = &'a MemoryRegisters;
+
+        fn try_map(&self) -> Option<&MemoryRegisters> {
+            Some(self)
+        }
+    }
+
+    pub(crate) static REGISTERS: [Register32; 4] = [
+        Register32::new(c"ID", 0x0),
+        Register32::new(c"CTRL", 0x4),
+        Register32::new(c"STATUS", 0x8),
+        Register32::new(c"COUNT", 0xc),
+    ];
 }
 
-static REGISTERS: [Register32; 4] = [
-    Register32::new(c"ID", 0x0),
-    Register32::new(c"CTRL", 0x4),
-    Register32::new(c"STATUS", 0x8),
-    Register32::new(c"COUNT", 0xc),
-];
+#[cfg(not(upstream_debugfs))]
+use extras::*;
 
 const BLOB_SMALL: usize = 4096;
 const BLOB_LARGE: usize = 1 << 20;
@@ -253,10 +272,13 @@ struct Bench {
     _blob4k: File<[u8; BLOB_SMALL]>,
     #[pin]
     _blob1m: File<KVVec<u8>>,
+    #[cfg(not(upstream_debugfs))]
     #[pin]
     _x64: File<Atomic<Hex<u64>>>,
+    #[cfg(not(upstream_debugfs))]
     #[pin]
     _records: File<KVec<Record>>,
+    #[cfg(not(upstream_debugfs))]
     #[pin]
     _regs: File<RegisterDump<MemoryRegisters>>,
     #[pin]
@@ -269,6 +291,7 @@ impl kernel::InPlaceModule for Bench {
         pin_init::pin_init_scope(move || {
             let root = Dir::new(c"debugfs_bench_rust");
             let large = KVVec::from_elem(0u8, BLOB_LARGE, GFP_KERNEL)?;
+            #[cfg(not(upstream_debugfs))]
             let regs = MemoryRegisters([0x010000ed, 1, 0x8000_0000, 42]);
             let control_root = root.clone();
             let control = try_pin_init!(Control {
@@ -281,8 +304,11 @@ impl kernel::InPlaceModule for Bench {
                 _callback <- root.read_callback_file(c"callback", Atomic::new(42), &show_value),
                 _blob4k <- root.read_binary_file(c"blob4k", [0u8; BLOB_SMALL]),
                 _blob1m <- root.read_binary_file(c"blob1m", large),
+                #[cfg(not(upstream_debugfs))]
                 _x64 <- root.read_write_file(c"x64", Atomic::new(Hex(42))),
+                #[cfg(not(upstream_debugfs))]
                 _records <- root.records_file(c"records", records()?),
+                #[cfg(not(upstream_debugfs))]
                 _regs <- root.registers_file(c"regs", RegisterDump::new(&REGISTERS, regs)),
                 _control <- root.scope(control, c"bench", |control, dir| {
                     dir.write_only_callback_file(c"control", control, &control_write);

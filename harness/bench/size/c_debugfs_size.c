@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Code-size probe of `make bench`, C side: built with -DEXTRA_SHOW (one
- * more DEFINE_SHOW_ATTRIBUTE file, C's callback file) and -DEXTRA_U32 (one
- * more debugfs_create_u32 file, C's typed file) to compare with the Rust
+ * more DEFINE_SHOW_ATTRIBUTE file, C's callback file), -DEXTRA_U32 (one
+ * more debugfs_create_u32 file, C's typed file) and -DEXTRA_BLOB (one more
+ * debugfs_create_blob file, C's binary file) to compare with the Rust
  * probe.
  */
 #include <linux/debugfs.h>
@@ -12,6 +13,11 @@
 static struct dentry *dir;
 static u64 base_value;
 static u32 extra_value __maybe_unused;
+static u8 extra_bytes[16] __maybe_unused;
+static struct debugfs_blob_wrapper extra_blob __maybe_unused = {
+	.data = extra_bytes,
+	.size = sizeof(extra_bytes),
+};
 
 static int base_show(struct seq_file *m, void *v)
 {
@@ -38,6 +44,9 @@ static int __init size_init(void)
 #endif
 #ifdef EXTRA_U32
 	debugfs_create_u32("extra_u32", 0600, dir, &extra_value);
+#endif
+#ifdef EXTRA_BLOB
+	debugfs_create_blob("extra_blob", 0400, dir, &extra_blob);
 #endif
 	return 0;
 }

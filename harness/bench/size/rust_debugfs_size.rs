@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! Code-size probe of `make bench`: built three times, the differences in `.text` and `.rodata`
-//! are what one more file type (`--cfg extra_type`) and one more callback (`--cfg
-//! extra_callback`) cost a module.
+//! Code-size probe of `make bench`: built four times, the differences in `.text` and `.rodata`
+//! are what one more file type (`--cfg extra_type`), one more callback (`--cfg extra_callback`)
+//! and one more binary file type (`--cfg extra_binary`) cost a module. It uses only the API that
+//! upstream's `kernel::debugfs` shares with ours, so that it builds against both.
 
 use kernel::{
     debugfs::{
@@ -31,6 +32,9 @@ struct Size {
     #[cfg(extra_callback)]
     #[pin]
     _extra_callback: File<Atomic<u64>>,
+    #[cfg(extra_binary)]
+    #[pin]
+    _extra_binary: File<[u8; 16]>,
     _dir: Dir,
 }
 
@@ -45,6 +49,8 @@ impl kernel::InPlaceModule for Size {
             _extra_callback <- dir.read_callback_file(c"extra_callback", Atomic::new(0), &|v, f| {
                 writeln!(f, "{}", v.load(kernel::sync::atomic::Relaxed))
             }),
+            #[cfg(extra_binary)]
+            _extra_binary <- dir.read_binary_file(c"extra_binary", [0u8; 16]),
             _dir: dir,
         }? Error)
     }
