@@ -232,6 +232,7 @@ mod traits;
 use entry::{
     Entry,
     FileAttrs,
+    NewFile,
     Table, //
 };
 use file_ops::{
@@ -457,11 +458,11 @@ impl Dir {
             mode: self.mode(),
             size: size.try_into().unwrap_or(bindings::loff_t::MAX),
         };
-        let scope = Scope::new(data, move |data| match self.entry() {
+        let scope = Scope::new(data, move |data| {
+            let file = NewFile::new(data, file_ops, attrs);
             // SAFETY: `data` is the pinned data of the `Scope` under construction, which drops
             // the returned entry before the data.
-            Some(parent) => unsafe { Entry::file(name, parent.clone(), data, file_ops, attrs) },
-            None => Entry::empty(),
+            unsafe { Entry::file(name, self.entry(), file) }
         });
         try_pin_init!(File { scope <- scope }? E)
     }
@@ -1267,10 +1268,11 @@ impl<'data, 'dir> ScopedDir<'data, 'dir> {
             mode: self.mode,
             size: size.try_into().unwrap_or(bindings::loff_t::MAX),
         };
+        let file = NewFile::new(data, file_ops, attrs);
         // SAFETY: By the type invariant, `data` stays valid until the scope's root is removed,
         // which removes this file too.
-        let file = unsafe { Entry::file_in(name, &self.entry, data, file_ops, attrs) };
-        core::mem::forget(file);
+        let entry = unsafe { Entry::file_in(name, &self.entry, file) };
+        core::mem::forget(entry);
     }
 
     /// Creates a read-only binary file whose `stat` reports `size` bytes, see

@@ -13,6 +13,7 @@ use super::{
     Mode, //
 };
 use crate::{
+    bindings,
     str::CStr,
     sync::Arc, //
 };
@@ -23,7 +24,6 @@ use core::{
 
 #[cfg(CONFIG_DEBUG_FS)]
 use crate::{
-    bindings,
     error::from_err_ptr,
     str::CStrExt, //
 };
@@ -97,22 +97,28 @@ impl Entry<'static> {
         Self::from_parts(dentry, parent)
     }
 
-    /// Creates a file named `name` in `parent`, keeping `parent` alive.
+    /// Creates `file`, named `name`, in `parent` and keeps `parent` alive; without a `parent`
+    /// (its creation failed, or DebugFS is compiled out) it creates nothing.
+    ///
+    /// Not generic, like everything it calls: one copy in the `kernel` crate creates the files
+    /// of every type of data, of every module.
     ///
     /// # Safety
     ///
-    /// `data` must stay valid (and at the same address) until the returned [`Entry`] is dropped.
-    pub(crate) unsafe fn file<T, O: Table>(
+    /// The data of `file` must stay valid (and at the same address) until the returned [`Entry`]
+    /// is dropped.
+    pub(crate) unsafe fn file(
         name: &CStr,
-        parent: Arc<Entry<'static>>,
-        data: &T,
-        file_ops: &'static FileOps<T, O>,
-        attrs: FileAttrs,
+        parent: Option<&Arc<Entry<'static>>>,
+        file: NewFile,
     ) -> Self {
+        let Some(parent) = parent else {
+            return Self::empty();
+        };
         // SAFETY: Forwarded from the caller: the file is removed when the result is dropped.
-        let dentry = unsafe { parent.create_file(name, data, file_ops, attrs) };
+        let dentry = unsafe { parent.create_file(name, file) };
         // INVARIANT: The dentry (if any) is new and ours, and `_parent` owns its parent.
-        Self::from_parts(dentry, Some(parent))
+        Self::from_parts(dentry, Some(parent.clone()))
     }
 }
 
@@ -135,21 +141,15 @@ impl<'a> Entry<'a> {
         Self::from_parts(parent.create_dir(name), None)
     }
 
-    /// Creates a file named `name` in `parent`, which it borrows.
+    /// Creates `file`, named `name`, in `parent`, which it borrows.
     ///
     /// # Safety
     ///
-    /// `data` must stay valid (and at the same address) until the returned [`Entry`] is dropped
-    /// or, if it is leaked, until `parent` is removed.
-    pub(crate) unsafe fn file_in<T, O: Table>(
-        name: &CStr,
-        parent: &'a Entry<'_>,
-        data: &T,
-        file_ops: &'static FileOps<T, O>,
-        attrs: FileAttrs,
-    ) -> Self {
+    /// The data of `file` must stay valid (and at the same address) until the returned [`Entry`]
+    /// is dropped or, if it is leaked, until `parent` is removed.
+    pub(crate) unsafe fn file_in(name: &CStr, parent: &'a Entry<'_>, file: NewFile) -> Self {
         // SAFETY: Forwarded from the caller.
-        let dentry = unsafe { parent.create_file(name, data, file_ops, attrs) };
+        let dentry = unsafe { parent.create_file(name, file) };
         // INVARIANT: The dentry (if any) is new and ours; its parent is borrowed for `'a`.
         Self::from_parts(dentry, None)
     }
@@ -250,129 +250,131 @@ impl Entry<'_> {
     /// # Safety
     ///
     /// `data` must stay valid (and at the same address) until the file is removed.
-    unsafe fn create_file<T, O: Table>(
-        &self,
-        name: &CStr,
-        data: &T,
-        file_ops: &'static FileOps<T, O>,
-        attrs: FileAttrs,
-    ) -> Dentry {
+    unsafe fn create_file(&self, name: &CStr, file: NewFile) -> Dentry {
         #[cfg(CONFIG_DEBUG_FS)]
         {
-            let parent = self.dentry?;
-            // SAFETY:
-            // - `parent` is live by the type invariant of `self`.
-            // - `data` outlives the file (our caller's guarantee), which is all the callbacks of
-            //   `file_ops` require of the `i_private` they are handed (type invariant of
-            //   `FileOps`).
+            let parent = self.dentry?.as_ptr();
+            let name = name.as_char_ptr();
+            // SAFETY: `name` is NUL-terminated and DebugFS copies it. `parent` is live by the
+            // type invariant of `self`. The callbacks of the table are sound on `file.data`
+            // while it is valid (type invariant of `NewFile`), which it is until the file is
+            // removed (our caller's guarantee). `aux` is null: DebugFS only stores it. The short
+            // proxy opens files with `simple_open()` and calls only `read`, `write` and `llseek`
+            // of the table, each under an active reference, as short tables expect.
             let dentry = unsafe {
-                O::create_file(
-                    name,
-                    file_ops.mode(attrs.mode),
-                    parent.as_ptr(),
-                    core::ptr::from_ref(data).cast_mut().cast(),
-                    file_ops.operations(),
-                )
+                match file.table {
+                    RawTable::Full(table) => bindings::debugfs_create_file_full(
+                        name,
+                        file.mode,
+                        parent,
+                        file.data,
+                        core::ptr::null(),
+                        table,
+                    ),
+                    RawTable::Short(table) => bindings::debugfs_create_file_short(
+                        name,
+                        file.mode,
+                        parent,
+                        file.data,
+                        core::ptr::null(),
+                        table,
+                    ),
+                }
             };
             let dentry = from_err_ptr(dentry)
                 .ok()
                 .and_then(core::ptr::NonNull::new)?;
-            if attrs.size != 0 {
+            if file.size != 0 {
                 // SAFETY: The dentry is new and positive, and its inode lives as long as it does.
                 // The file is already visible, so a concurrent `stat()` may see the size still 0:
                 // this is exactly what `debugfs_create_file_size()` does (it does not return the
                 // dentry, so it cannot be used here).
-                unsafe { (*(*dentry.as_ptr()).d_inode).i_size = attrs.size };
+                unsafe { (*(*dentry.as_ptr()).d_inode).i_size = file.size };
             }
             Some(dentry)
         }
         #[cfg(not(CONFIG_DEBUG_FS))]
         {
-            let _ = (name, data, file_ops, attrs);
+            let _ = (name, file);
             NoDentry
         }
     }
 }
 
-/// A kind of table DebugFS serves files with: `struct file_operations` (the full proxy) or
-/// `struct debugfs_short_fops` (the short proxy).
-pub(crate) trait Table: 'static {
-    /// Creates a DebugFS file named `name` in `parent` (the root if null), served by `table`,
-    /// whose `i_private` is `data`.
-    ///
-    /// # Safety
-    ///
-    /// `parent` must be null or a live DebugFS directory, and the callbacks of `table` must be
-    /// sound to call on `data` until the file is removed.
-    #[cfg(CONFIG_DEBUG_FS)]
-    unsafe fn create_file(
-        name: &CStr,
-        mode: bindings::umode_t,
-        parent: *mut bindings::dentry,
-        data: *mut crate::ffi::c_void,
-        table: &'static Self,
-    ) -> *mut bindings::dentry;
+/// A table as DebugFS serves it: a `struct file_operations` through the full proxy, or a
+/// `struct debugfs_short_fops` through the short one.
+#[derive(Clone, Copy)]
+pub(crate) enum RawTable {
+    /// Created with `debugfs_create_file_full()`.
+    Full(&'static bindings::file_operations),
+    /// Created with `debugfs_create_file_short()`.
+    Short(&'static bindings::debugfs_short_fops),
 }
 
-impl Table for crate::bindings::file_operations {
-    #[cfg(CONFIG_DEBUG_FS)]
-    unsafe fn create_file(
-        name: &CStr,
-        mode: bindings::umode_t,
-        parent: *mut bindings::dentry,
-        data: *mut crate::ffi::c_void,
-        table: &'static Self,
-    ) -> *mut bindings::dentry {
-        // SAFETY: `name` is NUL-terminated and DebugFS copies it; `parent`, `data` and `table`
-        // are as DebugFS requires by our caller's guarantee. `aux` is null: DebugFS only stores
-        // it.
-        unsafe {
-            bindings::debugfs_create_file_full(
-                name.as_char_ptr(),
-                mode,
-                parent,
-                data,
-                core::ptr::null(),
-                table,
-            )
-        }
+/// A kind of table DebugFS serves files with (see [`RawTable`]).
+pub(crate) trait Table: 'static {
+    /// This table, tagged with its kind.
+    fn raw(&'static self) -> RawTable;
+}
+
+impl Table for bindings::file_operations {
+    fn raw(&'static self) -> RawTable {
+        RawTable::Full(self)
     }
 }
 
-impl Table for crate::bindings::debugfs_short_fops {
-    #[cfg(CONFIG_DEBUG_FS)]
-    unsafe fn create_file(
-        name: &CStr,
-        mode: bindings::umode_t,
-        parent: *mut bindings::dentry,
-        data: *mut crate::ffi::c_void,
-        table: &'static Self,
-    ) -> *mut bindings::dentry {
-        // SAFETY: As for `debugfs_create_file_full()` above. The short proxy opens the file with
-        // `simple_open()` and calls only `read`, `write` and `llseek` of `table`, each under an
-        // active reference, which is what the callbacks of a short table are sound for.
-        unsafe {
-            bindings::debugfs_create_file_short(
-                name.as_char_ptr(),
-                mode,
-                parent,
-                data,
-                core::ptr::null(),
-                table,
-            )
+impl Table for bindings::debugfs_short_fops {
+    fn raw(&'static self) -> RawTable {
+        RawTable::Short(self)
+    }
+}
+
+/// A file to create: a pointer to its data, the table that serves it, its mode and its size.
+///
+/// The type of the data is erased here, in a few stores inlined where a file is created, so that
+/// the code that creates files ([`Entry::file`], [`Entry::file_in`]) is not generic: a new type
+/// of data or callback costs a module its table and callbacks, and no copy of that code.
+///
+/// # Invariants
+///
+/// The callbacks of `table` are sound to call, through the proxy of the table's kind, on a file
+/// whose `i_private` is `data`, for as long as what `data` points at stays valid.
+#[derive(Clone, Copy)]
+// Read only when DebugFS is compiled in.
+#[cfg_attr(not(CONFIG_DEBUG_FS), expect(dead_code))]
+pub(crate) struct NewFile {
+    data: *mut crate::ffi::c_void,
+    table: RawTable,
+    mode: bindings::umode_t,
+    size: bindings::loff_t,
+}
+
+impl NewFile {
+    /// A file showing `data` through `file_ops`, created with `attrs`.
+    #[inline]
+    pub(crate) fn new<T, O: Table>(
+        data: &T,
+        file_ops: &'static FileOps<T, O>,
+        attrs: FileAttrs,
+    ) -> Self {
+        // INVARIANT: By the type invariant of `FileOps`, its callbacks are sound on a file whose
+        // `i_private` points at a `T` that stays valid, and `data` points at a `T`.
+        Self {
+            data: core::ptr::from_ref(data).cast_mut().cast(),
+            table: file_ops.operations().raw(),
+            mode: file_ops.mode(attrs.mode),
+            size: attrs.size,
         }
     }
 }
 
 /// How to create a file, besides its operations.
 #[derive(Clone, Copy)]
-// Read only when DebugFS is compiled in.
-#[cfg_attr(not(CONFIG_DEBUG_FS), expect(dead_code))]
 pub(crate) struct FileAttrs {
     /// The permissions; each file keeps those its operations implement.
     pub(crate) mode: Mode,
     /// The size `stat` reports, as `debugfs_create_file_size()` sets it (0 if unknown).
-    pub(crate) size: crate::bindings::loff_t,
+    pub(crate) size: bindings::loff_t,
 }
 
 /// Creates a directory in `parent`, or at the DebugFS root if `parent` is `None`.

@@ -188,14 +188,11 @@ impl<T, O> FileOps<T, O> {
 
     /// The mode to create files with, given the permissions asked for: those of `permissions`
     /// that this table implements.
-    // Only `Entry` reads the table, and only if DebugFS is compiled in.
-    #[cfg_attr(not(CONFIG_DEBUG_FS), expect(dead_code))]
     pub(crate) const fn mode(&self, permissions: Mode) -> bindings::umode_t {
         permissions.for_file(self.mode & READABLE != 0, self.mode & WRITABLE != 0)
     }
 
     /// The table to hand to DebugFS.
-    #[cfg_attr(not(CONFIG_DEBUG_FS), expect(dead_code))]
     pub(crate) const fn operations(&self) -> &O {
         &self.operations
     }
