@@ -33,7 +33,7 @@ mkdir -p "$obj"
 
 # build_patch N: builds the checkout as it is after patch N.
 build_patch() {
-	local n=$1 testmod=tools/testing/selftests/rust/debugfs_testmod
+	local n=$1 testmod=tools/testing/selftests/rust/debugfs_test_module
 	# The fragment again at every patch: the samples' options appear with
 	# the patch that adds them to Kconfig.
 	cp "$REPO/harness/configs/test.config" "$obj/.config"
@@ -43,7 +43,7 @@ build_patch() {
 		if [ -d "$work/$testmod" ]; then
 			in_chroot make -C /cache/src/series O=/cache/build/series LLVM=1 CLIPPY=1 \
 				M="/cache/src/series/$testmod" MO=/cache/build/series/testmod \
-				rust_debugfs_testmod.o
+				rust_debugfs_test_module.o
 		fi
 }
 

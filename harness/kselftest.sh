@@ -50,7 +50,7 @@ rc=0
 python3 "$REPO/harness/warnings.py" "$log" "$CACHE/build/$cfg" \
 	"$CACHE/build/$cfg/.kselftest-warnings" || rc=$?
 # The C helper is compiled by clang here; its warnings are ours too.
-if grep -E '(debugfs_io\.c|debugfs_testmod).*warning:' "$log"; then
+if grep -E '(debugfs_io\.c|debugfs_test_module).*warning:' "$log"; then
 	rc=1
 fi
 case $rc in

@@ -245,11 +245,11 @@ cases() {
 	{
 		echo "SELFTEST-BEGIN alpha"
 		echo "TAP version 13"
-		echo "1..0 # SKIP rust_debugfs_testmod.ko not found in /kselftest/rust/debugfs_testmod"
+		echo "1..0 # SKIP rust_debugfs_test_module.ko not found in /kselftest/rust/debugfs_test_module"
 		echo "SELFTEST-END alpha 4"
 		suite_beta
 	} | crlf >"$work/guest.log"
-	expect_fail "a missing test module fails" "alpha: skipped entirely: .*testmod.ko not found"
+	expect_fail "a missing test module fails" "alpha: skipped entirely: .*test_module.ko not found"
 
 	fresh
 	suite_alpha | sed -n '1,4p' | crlf >"$work/guest.log"

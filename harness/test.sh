@@ -181,8 +181,8 @@ fi
 # our out-of-tree modules of CONFIG, compiled and linted by clippy-driver.
 objects() {
 	build_check "$1" "kernel crate, doctests, samples ($2)" rust/ samples/rust/ || true
-	build_check "$1" "selftest module ($2)" M=/repo/tools/testing/selftests/rust/debugfs_testmod \
-		MO="/cache/build/$1/testmod" rust_debugfs_testmod.o || true
+	build_check "$1" "selftest module ($2)" M=/repo/tools/testing/selftests/rust/debugfs_test_module \
+		MO="/cache/build/$1/testmod" rust_debugfs_test_module.o || true
 	build_check "$1" "benchmark module ($2)" M=/repo/harness/bench MO="/cache/build/$1/bench" \
 		rust_debugfs_bench.o || true
 }

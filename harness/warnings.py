@@ -30,8 +30,8 @@ CRATES = {
                          lambda p: p.endswith("samples/rust/rust_debugfs_pci.rs")),
     "rust_debugfs_bench": ("rust_debugfs_bench.o",
                            lambda p: os.path.basename(p) == "rust_debugfs_bench.rs"),
-    "rust_debugfs_testmod": ("rust_debugfs_testmod.o",
-                             lambda p: os.path.basename(p) == "rust_debugfs_testmod.rs"),
+    "rust_debugfs_test_module": ("rust_debugfs_test_module.o",
+                             lambda p: os.path.basename(p) == "rust_debugfs_test_module.rs"),
     "rust_debugfs_fixes": ("rust_debugfs_fixes.o",
                            lambda p: os.path.basename(p) == "rust_debugfs_fixes.rs"),
 }

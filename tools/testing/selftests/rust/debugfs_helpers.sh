@@ -81,7 +81,7 @@ kernel_reports() {
 }
 
 # The test module, as kselftest installs it (TEST_GEN_MODS_DIR).
-TESTMOD_DIR="$DIR/debugfs_testmod"
+TESTMOD_DIR="$DIR/debugfs_test_module"
 
 # load NAME: the test module from $TESTMOD_DIR; the samples, which the
 # kernel's modules_install puts in /lib/modules, with modprobe.

@@ -30,7 +30,7 @@ else
 	ktap_test_pass "DebugFS cannot be mounted"
 fi
 for m in rust_debugfs rust_debugfs_scoped rust_debugfs_extras rust_debugfs_pci \
-	rust_debugfs_testmod; do
+	rust_debugfs_test_module; do
 	if have_module "$m"; then
 		ktap_test_result "$m loads" load "$m"
 	else
@@ -48,7 +48,7 @@ else
 	ktap_test_skip "rust_debugfs_pci bound to its device: no pci-testdev"
 fi
 for m in rust_debugfs rust_debugfs_scoped rust_debugfs_extras rust_debugfs_pci \
-	rust_debugfs_testmod; do
+	rust_debugfs_test_module; do
 	if [ -d "/sys/module/$m" ]; then
 		ktap_test_result "$m unloads" rmmod "$m"
 	else

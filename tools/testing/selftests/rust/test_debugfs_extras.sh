@@ -17,8 +17,8 @@
 #
 # Needs root, DebugFS mounted, rust_debugfs_extras.ko and rust_debugfs_pci.ko
 # in /lib/modules (modprobe), and what kselftest installs next to this
-# script: debugfs_io and debugfs_testmod/rust_debugfs_testmod.ko. Without a pci-testdev,
-# the register cases of the PCI sample are skipped.
+# script: debugfs_io and debugfs_test_module/rust_debugfs_test_module.ko.
+# Without a pci-testdev, the register cases of the PCI sample are skipped.
 
 DIR="$(dirname "$(readlink -f "$0")")"
 KTAP_HELPERS="${DIR}/../kselftest/ktap_helpers.sh"
@@ -231,14 +231,16 @@ run_pci_sample() {
 
 # A dump whose registers went away (as a BAR after unbind) fails with ENODEV.
 run_gone_registers() {
-	s=$DEBUGFS/rust_debugfs_testmod/files/scope
-	check "rust_debugfs_testmod: module loads" "$(load rust_debugfs_testmod && echo yes)" yes
+	s=$DEBUGFS/rust_debugfs_test_module/files/scope
+	check "rust_debugfs_test_module: module loads" \
+		"$(load rust_debugfs_test_module && echo yes)" yes
 	check "fake regs: content" "$(cat "$s/regs" | tr '\n' '|')" \
 		"ID = 0x010000ed|CTRL = 0x00000001|STATUS = 0x80000000|COUNT = 0x0000002a|"
 	check "fake regs: unmap" "$(write_at "$s/regs_unmap" 0 '1')" OK
 	err=$(cat "$s/regs" 2>&1 >/dev/null)
 	check "fake regs: ENODEV once unmapped" "$(errno_of "${err##*: }")" ENODEV
-	check "rust_debugfs_testmod: module unloads" "$(rmmod rust_debugfs_testmod && echo yes)" yes
+	check "rust_debugfs_test_module: module unloads" \
+		"$(rmmod rust_debugfs_test_module && echo yes)" yes
 }
 
 run_cases() {

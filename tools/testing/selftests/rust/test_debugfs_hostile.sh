@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# kernel::debugfs under hostile conditions, using rust_debugfs_testmod (one
+# kernel::debugfs under hostile conditions, using rust_debugfs_test_module (one
 # file of every kind) and the two samples:
 #
 #   bad input     at least 60 malformed writes per writable file type, each
@@ -24,7 +24,7 @@
 #   kmemleak      no leak reported at the end (if the kernel has kmemleak)
 #
 # Needs root, DebugFS mounted, the samples in /lib/modules (modprobe) and
-# what kselftest installs next to this script (debugfs_testmod/). Fault
+# what kselftest installs next to this script (debugfs_test_module/). Fault
 # injection and kmemleak are used if the kernel has them, and left as they
 # were found. Optional environment: DURATION (seconds of the concurrency
 # phase, default 60), CHURN (failslab iterations, default 3000), BAD_INPUTS
@@ -46,7 +46,7 @@ BAD_INPUTS=${BAD_INPUTS:-1000}
 # The fault-injection settings this test changes, in the order it sets them.
 FAILSLAB_KNOBS="task-filter verbose ignore-gfp-wait times interval probability"
 DEBUGFS=/sys/kernel/debug
-T=$DEBUGFS/rust_debugfs_testmod
+T=$DEBUGFS/rust_debugfs_test_module
 F=$T/files
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -402,9 +402,9 @@ run_drop_in_use() {
 run_unload_open() {
 	exec 3<"$F/text_ro" 4<>"$F/text_rw" 5>"$F/text_wo" 6<"$F/callback_ro" \
 		7<>"$F/binary_rw" 8<"$F/scope/value" 9>"$F/callback_wo"
-	err=$(rmmod rust_debugfs_testmod 2>&1)
+	err=$(rmmod rust_debugfs_test_module 2>&1)
 	check "rmmod refused while files are open" \
-		"$([ -d /sys/module/rust_debugfs_testmod ] && echo loaded)" loaded
+		"$([ -d /sys/module/rust_debugfs_test_module ] && echo loaded)" loaded
 	ktap_print_msg "rmmod said: $err"
 	check "open text file still reads" "$(cat <&3)" 42
 	check "open binary file still reads" \
@@ -412,17 +412,17 @@ run_unload_open() {
 		00000000000000000000000000000000
 	exec 3<&- 4<&- 5>&- 6<&- 7<&- 8<&- 9>&-
 	check "rmmod works once all are closed" \
-		"$(rmmod rust_debugfs_testmod && echo unloaded)" unloaded
-	check "nothing left of rust_debugfs_testmod" "$([ -e "$T" ] || echo gone)" gone
+		"$(rmmod rust_debugfs_test_module && echo unloaded)" unloaded
+	check "nothing left of rust_debugfs_test_module" "$([ -e "$T" ] || echo gone)" gone
 
 	# Binary and write-only files have DebugFS's short operations: nothing
 	# of the module runs while they are open or when they are closed, so
 	# they do not keep it loaded, and they fail with EIO once it is gone.
-	load rust_debugfs_testmod
+	load rust_debugfs_test_module
 	exec 3<"$F/binary_ro" 4>"$F/binary_wo" 5>"$F/text_wo" 7<>"$F/binary_rw" \
 		9>"$F/callback_wo"
 	check "rmmod works with only binary and write-only files open" \
-		"$(rmmod rust_debugfs_testmod && echo unloaded)" unloaded
+		"$(rmmod rust_debugfs_test_module && echo unloaded)" unloaded
 	reports=$(kernel_reports)
 	for fd in 3 7; do
 		err=$(dd bs=4 count=1 <&$fd 2>&1 >/dev/null | grep -v 'records\|bytes\|copied')
@@ -454,7 +454,7 @@ run_unload_open() {
 	check "scoped sample unloads after close" \
 		"$(rmmod rust_debugfs_scoped && echo unloaded)" unloaded
 	check "nothing left of the scoped sample" "$([ -e "$S" ] || echo gone)" gone
-	load rust_debugfs_testmod
+	load rust_debugfs_test_module
 }
 
 # concurrency_loop NAME: runs the rest of the command line until $end,
@@ -622,8 +622,8 @@ run_leftovers() {
 	# What churn creates is named churn_*, inside $T/churn only.
 	stray=$(find "$DEBUGFS" -name 'churn_*' -o -path "$T/churn" 2>/dev/null | head -n 5)
 	check "no churn entry left anywhere in DebugFS" "$stray" ""
-	check "rust_debugfs_testmod unloads" \
-		"$(rmmod rust_debugfs_testmod && echo unloaded)" unloaded
+	check "rust_debugfs_test_module unloads" \
+		"$(rmmod rust_debugfs_test_module && echo unloaded)" unloaded
 	left=$(ls "$DEBUGFS" | grep -E 'rust_debugfs|sample_debugfs|rust_scoped' | head -n 3)
 	check "no sample or test directory left" "$left" ""
 	if [ -e "$DEBUGFS/kmemleak" ]; then
@@ -660,7 +660,7 @@ run_cases() {
 		grep '^unreferenced object' "$DEBUGFS/kmemleak" >>"$TMP/leaks-before"
 	fi
 	memory start
-	check "rust_debugfs_testmod loads" "$(load rust_debugfs_testmod && echo yes)" yes
+	check "rust_debugfs_test_module loads" "$(load rust_debugfs_test_module && echo yes)" yes
 	for phase in bad_input text_reads drop_in_use unload_open concurrency failslab \
 		leftovers; do
 		"run_$phase"
@@ -677,8 +677,8 @@ if ! grep -q debugfs /proc/mounts; then
 	ktap_skip_all "DebugFS is not mounted"
 	exit "$KSFT_SKIP"
 fi
-if ! have_module rust_debugfs_testmod; then
-	ktap_skip_all "rust_debugfs_testmod.ko not found in $TESTMOD_DIR"
+if ! have_module rust_debugfs_test_module; then
+	ktap_skip_all "rust_debugfs_test_module.ko not found in $TESTMOD_DIR"
 	exit "$KSFT_SKIP"
 fi
 run_cases >"$TMP/cases"

@@ -8,7 +8,7 @@
 //! `selftests/bpf/bpf_testmod`, it is built as an external module (`M=`).
 //!
 //! ```text
-//! rust_debugfs_testmod/
+//! rust_debugfs_test_module/
 //!   files/                 every kind of file; dropped and recreated through control/
 //!     text_ro text_rw text_wo bool_rw i8_rw u8_rw mutex_rw
 //!     level_rw                      a driver's own AtomicType enum, parsed with FromStr
@@ -78,7 +78,7 @@ use kernel::{
 
 module! {
     type: TestModule,
-    name: "rust_debugfs_testmod",
+    name: "rust_debugfs_test_module",
     authors: ["Rust DebugFS developers"],
     description: "Files of every kind for the kernel::debugfs selftests",
     license: "GPL",
@@ -510,7 +510,7 @@ struct TestModule {
 
 impl kernel::InPlaceModule for TestModule {
     fn init(_module: &'static ThisModule) -> impl PinInit<Self, Error> {
-        let root = Dir::new(c"rust_debugfs_testmod");
+        let root = Dir::new(c"rust_debugfs_test_module");
         let files_parent = root.clone();
         let control = try_pin_init!(Control {
             root: files_parent,
