@@ -157,6 +157,27 @@ fn name(i: usize) -> Result<CString> {
     CString::try_from_fmt(fmt!("{i}"))
 }
 
+/// Room for the longest `usize` in decimal and its NUL.
+const DECIMAL_NAME: usize = 21;
+
+/// `i` in decimal, NUL-terminated, in `buf`: the churn rows time DebugFS, so their names are
+/// made on the stack, as `snprintf()` makes the C module's, not allocated and formatted.
+fn decimal_name(mut i: usize, buf: &mut [u8; DECIMAL_NAME]) -> &CStr {
+    let mut start = DECIMAL_NAME - 1;
+    buf[start] = 0;
+    loop {
+        start -= 1;
+        // CAST: A decimal digit fits in a `u8`.
+        buf[start] = b'0' + (i % 10) as u8;
+        i /= 10;
+        if i == 0 {
+            break;
+        }
+    }
+    // The digits are not NUL and the last byte is: this cannot fail.
+    CStr::from_bytes_with_nul(&buf[start..]).unwrap_or(c"0")
+}
+
 /// A scope holding `n` counters, each shown in its own file.
 fn scope_of(dir: &Dir, dir_name: &CStr, n: usize) -> Result<Counters> {
     let mut values = KVec::with_capacity(n, GFP_KERNEL)?;
@@ -164,10 +185,9 @@ fn scope_of(dir: &Dir, dir_name: &CStr, n: usize) -> Result<Counters> {
         values.push(Atomic::new(42), GFP_KERNEL)?;
     }
     let scope = dir.scope(values, dir_name, |values, sub| {
+        let mut buf = [0u8; DECIMAL_NAME];
         for (i, value) in values.iter().enumerate() {
-            if let Ok(name) = name(i) {
-                sub.read_write_file(&name, value);
-            }
+            sub.read_write_file(decimal_name(i, &mut buf), value);
         }
     });
     KBox::pin_init(scope, GFP_KERNEL)
