@@ -304,6 +304,8 @@ impl Entry<'_> {
 /// A table as DebugFS serves it: a `struct file_operations` through the full proxy, or a
 /// `struct debugfs_short_fops` through the short one.
 #[derive(Clone, Copy)]
+// Read only when DebugFS is compiled in.
+#[cfg_attr(not(CONFIG_DEBUG_FS), expect(dead_code))]
 pub(crate) enum RawTable {
     /// Created with `debugfs_create_file_full()`.
     Full(&'static bindings::file_operations),
