@@ -460,8 +460,8 @@ impl Dir {
         };
         let scope = Scope::new(data, move |data| {
             let file = NewFile::new(data, file_ops, attrs);
-            // SAFETY: `data` is the pinned data of the `Scope` under construction, which drops
-            // the returned entry before the data.
+            // SAFETY: `file` was built from `data`, the pinned data of the `Scope` under
+            // construction, which drops the returned entry before the data.
             unsafe { Entry::file(name, self.entry(), file) }
         });
         try_pin_init!(File { scope <- scope }? E)
@@ -1269,8 +1269,8 @@ impl<'data, 'dir> ScopedDir<'data, 'dir> {
             size: size.try_into().unwrap_or(bindings::loff_t::MAX),
         };
         let file = NewFile::new(data, file_ops, attrs);
-        // SAFETY: By the type invariant, `data` stays valid until the scope's root is removed,
-        // which removes this file too.
+        // SAFETY: `file` was built from `data`, which by the type invariant stays valid until
+        // the scope's root is removed, which removes this file too.
         let entry = unsafe { Entry::file_in(name, &self.entry, file) };
         core::mem::forget(entry);
     }

@@ -249,18 +249,18 @@ impl Entry<'_> {
     ///
     /// # Safety
     ///
-    /// `data` must stay valid (and at the same address) until the file is removed.
+    /// The data of `file` must stay valid (and at the same address) until the file is removed.
     unsafe fn create_file(&self, name: &CStr, file: NewFile) -> Dentry {
         #[cfg(CONFIG_DEBUG_FS)]
         {
             let parent = self.dentry?.as_ptr();
             let name = name.as_char_ptr();
-            // SAFETY: `name` is NUL-terminated and DebugFS copies it. `parent` is live by the
-            // type invariant of `self`. The callbacks of the table are sound on `file.data`
-            // while it is valid (type invariant of `NewFile`), which it is until the file is
-            // removed (our caller's guarantee). `aux` is null: DebugFS only stores it. The short
-            // proxy opens files with `simple_open()` and calls only `read`, `write` and `llseek`
-            // of the table, each under an active reference, as short tables expect.
+            // SAFETY: `name` is NUL-terminated and DebugFS copies it. `parent` is a live
+            // directory by the type invariant of `self`. The callbacks of the table are sound on
+            // `file.data` while it is valid (type invariant of `NewFile`), which it is until the
+            // file is removed (our caller's guarantee). `aux` is null: DebugFS only stores it. The
+            // short proxy opens files with `simple_open()` and calls only `read`, `write` and
+            // `llseek` of the table, each under an active reference, as short tables expect.
             let dentry = unsafe {
                 match file.table {
                     RawTable::Full(table) => bindings::debugfs_create_file_full(
@@ -314,8 +314,12 @@ pub(crate) enum RawTable {
 }
 
 /// A kind of table DebugFS serves files with (see [`RawTable`]).
+///
+/// Implemented here for the two kinds and nowhere else (the trait is private to the crate):
+/// [`Entry::file`] picks the proxy by the tag `raw` returns, so a tag that lied about the kind
+/// would have DebugFS read one struct as the other.
 pub(crate) trait Table: 'static {
-    /// This table, tagged with its kind.
+    /// This very table, tagged with its kind.
     fn raw(&'static self) -> RawTable;
 }
 
@@ -340,7 +344,8 @@ impl Table for bindings::debugfs_short_fops {
 /// # Invariants
 ///
 /// The callbacks of `table` are sound to call, through the proxy of the table's kind, on a file
-/// whose `i_private` is `data`, for as long as what `data` points at stays valid.
+/// whose `i_private` is `data`, as long as what `data` points at stays valid: the creator of the
+/// file keeps it valid until the file's dentry is removed.
 #[derive(Clone, Copy)]
 // Read only when DebugFS is compiled in.
 #[cfg_attr(not(CONFIG_DEBUG_FS), expect(dead_code))]
