@@ -107,6 +107,35 @@ kselftest_config() {
 }
 
 stage build
+# The builds that need no boot (our code as objects for ARMv7, for the
+# newest rustc and for s390) run in a chain of their own, beside the
+# kernels below: an incremental build spends most of its time in one rustc
+# (the kernel crate), which leaves the second core idle. object_builds
+# records each exit status; objects counts them at the end of the stage.
+OBJECTS=$LOGS/objects
+rm -rf "$OBJECTS"
+mkdir -p "$OBJECTS"
+object_builds() {
+	local cfg=$1 n=0 rc args
+	for args in "rust/ samples/rust/" \
+		"M=/repo/tools/testing/selftests/rust/debugfs_test_module MO=/cache/build/$cfg/testmod rust_debugfs_test_module.o" \
+		"M=/repo/harness/bench MO=/cache/build/$cfg/bench rust_debugfs_bench.o"; do
+		n=$((n + 1))
+		rc=0
+		# shellcheck disable=SC2086 # args is a list of words.
+		bash "$H/build.sh" "$cfg" $args >>"$OBJECTS/$cfg.out" 2>&1 || rc=$?
+		echo "$rc" >"$OBJECTS/$cfg-$n.rc"
+	done
+}
+(
+	object_builds arm
+	if [ "$newest_ok" = yes ]; then
+		TOOLCHAIN=newest object_builds newest
+		# s390 needs a target rustc 1.85.1 does not have.
+		TOOLCHAIN=newest object_builds s390
+	fi
+) &
+objects_pid=$!
 kernel_ok=yes
 build_check test "test kernel (DEBUG_FS=y)" bzImage modules || [ $? = 3 ] || kernel_ok=no
 if [ "$kernel_ok" = yes ]; then
@@ -178,19 +207,25 @@ if [ "$arm64_ok" = yes ]; then
 	bench_checks arm64
 fi
 # objects CONFIG WHAT: the kernel crate with its doctests, the samples, and
-# our out-of-tree modules of CONFIG, compiled and linted by clippy-driver.
-objects() {
-	build_check "$1" "kernel crate, doctests, samples ($2)" rust/ samples/rust/ || true
-	build_check "$1" "selftest module ($2)" M=/repo/tools/testing/selftests/rust/debugfs_test_module \
-		MO="/cache/build/$1/testmod" rust_debugfs_test_module.o || true
-	build_check "$1" "benchmark module ($2)" M=/repo/harness/bench MO="/cache/build/$1/bench" \
-		rust_debugfs_bench.o || true
+# our out-of-tree modules of CONFIG, compiled and linted by clippy-driver in
+# the chain started above; a build that left no status failed.
+object_status() {
+	local rc
+	rc=$(cat "$OBJECTS/$1.rc" 2>/dev/null) || rc=1
+	return "$rc"
 }
+objects() {
+	cat "$OBJECTS/$1.out" 2>/dev/null || true
+	local logs="$LOGS/build-$1*.log" what
+	for what in "1 kernel crate, doctests, samples" "2 selftest module" "3 benchmark module"; do
+		counted_build "${what#* } ($2)" "$logs" object_status "$1-${what%% *}" || true
+	done
+}
+wait "$objects_pid" || true
 objects arm "ARMv7"
 if [ "$newest_ok" = yes ]; then
-	TOOLCHAIN=newest objects newest "newest rustc"
-	# s390 needs a target rustc 1.85.1 does not have.
-	TOOLCHAIN=newest objects s390 "s390, big-endian, newest rustc"
+	objects newest "newest rustc"
+	objects s390 "s390, big-endian, newest rustc"
 fi
 stage_end build
 
