@@ -255,8 +255,10 @@ impl Entry<'_> {
         {
             let parent = self.dentry?.as_ptr();
             let name = name.as_char_ptr();
-            // SAFETY: `name` is NUL-terminated and DebugFS copies it. `parent` is a live
-            // directory by the type invariant of `self`. The callbacks of the table are sound on
+            // SAFETY: `name` is NUL-terminated and DebugFS copies it. `parent` is live by the
+            // type invariant of `self`, and a directory: files are only created in the entries
+            // of `Dir`s and `ScopedDir`s (the callers of `Entry::file` and `Entry::file_in`).
+            // The callbacks of the table are sound on
             // `file.data` while it is valid (type invariant of `NewFile`), which it is until the
             // file is removed (our caller's guarantee). `aux` is null: DebugFS only stores it. The
             // short proxy opens files with `simple_open()` and calls only `read`, `write` and
@@ -315,21 +317,24 @@ pub(crate) enum RawTable {
 
 /// A kind of table DebugFS serves files with (see [`RawTable`]).
 ///
-/// Implemented here for the two kinds and nowhere else (the trait is private to the crate):
-/// [`Entry::file`] picks the proxy by the tag `raw` returns, so a tag that lied about the kind
-/// would have DebugFS read one struct as the other.
-pub(crate) trait Table: 'static {
+/// # Safety
+///
+/// `raw` must return `self`: [`NewFile::new`] hands DebugFS the table `raw` returns for the
+/// callbacks of the table it was given.
+pub(crate) unsafe trait Table: 'static {
     /// This very table, tagged with its kind.
     fn raw(&'static self) -> RawTable;
 }
 
-impl Table for bindings::file_operations {
+// SAFETY: `raw` returns `self`.
+unsafe impl Table for bindings::file_operations {
     fn raw(&'static self) -> RawTable {
         RawTable::Full(self)
     }
 }
 
-impl Table for bindings::debugfs_short_fops {
+// SAFETY: `raw` returns `self`.
+unsafe impl Table for bindings::debugfs_short_fops {
     fn raw(&'static self) -> RawTable {
         RawTable::Short(self)
     }
@@ -344,8 +349,7 @@ impl Table for bindings::debugfs_short_fops {
 /// # Invariants
 ///
 /// The callbacks of `table` are sound to call, through the proxy of the table's kind, on a file
-/// whose `i_private` is `data`, as long as what `data` points at stays valid: the creator of the
-/// file keeps it valid until the file's dentry is removed.
+/// whose `i_private` is `data`, for as long as what `data` points at stays valid.
 #[derive(Clone, Copy)]
 // Read only when DebugFS is compiled in.
 #[cfg_attr(not(CONFIG_DEBUG_FS), expect(dead_code))]
@@ -365,7 +369,8 @@ impl NewFile {
         attrs: FileAttrs,
     ) -> Self {
         // INVARIANT: By the type invariant of `FileOps`, its callbacks are sound on a file whose
-        // `i_private` points at a `T` that stays valid, and `data` points at a `T`.
+        // `i_private` points at a `T` that stays valid, and `data` points at a `T`; `raw`
+        // returns that very table (the safety requirement of `Table`).
         Self {
             data: core::ptr::from_ref(data).cast_mut().cast(),
             table: file_ops.operations().raw(),

@@ -190,13 +190,23 @@ fn parse_text<T>(
     let mut buf = [MaybeUninit::<u8>::uninit(); TEXT_INPUT_MAX + 1];
     reader.read_raw(&mut buf[..len])?;
     buf[len] = MaybeUninit::new(0);
-    let init = &buf[..=len];
     // SAFETY: The successful `read_raw` initialised `buf[..len]` and `buf[len]` was just
-    // written, so every element of `init` is initialised; `MaybeUninit<u8>` has the layout of
-    // `u8`, and the new slice lives no longer than the borrow `init` it is made from.
-    let bytes = unsafe { core::slice::from_raw_parts(init.as_ptr().cast::<u8>(), init.len()) };
+    // written.
+    let bytes = unsafe { assume_init_bytes(&buf[..=len]) };
     let text = CStr::from_bytes_with_nul(bytes).map_err(|_| EINVAL)?;
     parse(text)
+}
+
+/// The bytes of `init`, which borrows them.
+///
+/// # Safety
+///
+/// Every element of `init` must be initialised.
+unsafe fn assume_init_bytes(init: &[MaybeUninit<u8>]) -> &[u8] {
+    // SAFETY: `MaybeUninit<u8>` has the layout of `u8`, every element is initialised (the
+    // caller's guarantee), and the result lives as long as `init`, which keeps them from being
+    // written.
+    unsafe { core::slice::from_raw_parts(init.as_ptr().cast::<u8>(), init.len()) }
 }
 
 /// Text values parsed exactly as C DebugFS parses them.
