@@ -45,7 +45,7 @@ case $arch in
 x86)
 	image=arch/x86/boot/bzImage
 	in_chroot sh -c "cd /repo/harness/guest && iasl -p /cache/build/$cfg/ssdt ssdt.asl" \
-		>"$LOGS/iasl.log" 2>&1 || die "iasl failed; see $LOGS/iasl.log"
+		>"$LOGS/iasl-$cfg.log" 2>&1 || die "iasl failed; see $LOGS/iasl-$cfg.log"
 	qemu=(qemu-system-x86_64 -cpu max -smp 2 -m 2G -device pci-testdev
 		-acpitable file="/cache/build/$cfg/ssdt.aml")
 	tty=ttyS
@@ -70,8 +70,8 @@ arm64)
 		"$out/scripts/dtc/dtc" -q -I dtb -O dts "$out/virt.dtb" | sed "\$d" >"$out/virt.dts"
 		{ cat /repo/harness/guest/virt-sample.dtsi; echo "};"; } >>"$out/virt.dts"
 		"$out/scripts/dtc/dtc" -q -I dts -O dtb -o "$out/virt-sample.dtb" "$out/virt.dts"' \
-		sh "/cache/build/$cfg" "${qemu[@]}" >"$LOGS/dtc.log" 2>&1 ||
-		die "the devicetree could not be made; see $LOGS/dtc.log"
+		sh "/cache/build/$cfg" "${qemu[@]}" >"$LOGS/dtc-$cfg.log" 2>&1 ||
+		die "the devicetree could not be made; see $LOGS/dtc-$cfg.log"
 	qemu+=(-dtb "/cache/build/$cfg/virt-sample.dtb")
 	;;
 *) die "no machine to boot '$cfg' ($arch) on" ;;
@@ -144,8 +144,8 @@ tree() {
 	tree "$out/kselftest" /kselftest
 } | awk '!seen[$0]++' >"$list"
 in_chroot "/cache/build/$cfg/usr/gen_init_cpio" "/cache/build/$cfg/guest/initramfs.list" \
-	>"$guest/initramfs.cpio" 2>"$LOGS/initramfs.log" ||
-	die "gen_init_cpio failed; see $LOGS/initramfs.log"
+	>"$guest/initramfs.cpio" 2>"$LOGS/initramfs-$cfg.log" ||
+	die "gen_init_cpio failed; see $LOGS/initramfs-$cfg.log"
 
 msg "Booting '$cfg' in QEMU (TCG) to run $script (console: $console)..."
 start=$(now)

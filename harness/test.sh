@@ -14,8 +14,9 @@
 #             for upstream
 #   boot      KUnit (Rust doctests included) and the selftests: the test
 #             kernel, the test kernel with debugfs=off, the randomised test
-#             kernel, the arm64 test kernel, the debug kernel; the kernel log
-#             of each boot is scanned for reports
+#             kernel, the arm64 test kernel, the debug kernel (whose boot
+#             starts before the lint stage and runs beside it and the other
+#             boots); the kernel log of each boot is scanned for reports
 #
 # Every KUnit case, every selftest case and every check above counts in the
 # last line, "N passed, M failed, K skipped"; what each boot must report is
@@ -38,6 +39,27 @@ RESULTS=$LOGS/results.txt
 . "$H/verdict.sh"
 declare -A STAGE_TIME
 
+# What runs in the background (the object builds, boot_start), by name.
+declare -A BACKGROUND
+
+# stop_background: ends those, QEMU included, which `timeout` runs in a
+# process group of its own: every process below each of them is signalled.
+stop_background() {
+	local pid
+	for pid in "${BACKGROUND[@]}"; do
+		# shellcheck disable=SC2046 # one pid per word.
+		kill -TERM "$pid" $(descendants "$pid") 2>/dev/null
+	done
+}
+
+descendants() {
+	local child
+	for child in $(pgrep -P "$1"); do
+		echo "$child"
+		descendants "$child"
+	done
+}
+
 # Whatever ends the run, the last line is the verdict: an exit before the
 # summary (a bug here, a signal) is one more failure.
 finished=no
@@ -46,6 +68,7 @@ on_exit() {
 	local rc=$?
 	set +e
 	[ "$finished" = yes ] && return
+	stop_background
 	if [ "$setup_failed" = yes ]; then
 		verdict_line
 		exit 2
@@ -135,7 +158,7 @@ object_builds() {
 		TOOLCHAIN=newest object_builds s390
 	fi
 ) &
-objects_pid=$!
+BACKGROUND[objects]=$!
 kernel_ok=yes
 build_check test "test kernel (DEBUG_FS=y)" bzImage modules || [ $? = 3 ] || kernel_ok=no
 if [ "$kernel_ok" = yes ]; then
@@ -221,13 +244,65 @@ objects() {
 		counted_build "${what#* } ($2)" "$logs" object_status "$1-${what%% *}" || true
 	done
 }
-wait "$objects_pid" || true
+wait "${BACKGROUND[objects]}" || true
+unset "BACKGROUND[objects]"
 objects arm "ARMv7"
 if [ "$newest_ok" = yes ]; then
 	objects newest "newest rustc"
 	objects s390 "s390, big-endian, newest rustc"
 fi
 stage_end build
+
+# boot_and_count CONFIG LABEL NAME KERNEL_ARGS...: one boot running every
+# selftest, counted against harness/expect/NAME. Arguments with '=' and no
+# '.' reach init's environment, hence the selftests' settings. A boot that
+# hangs or dies is a failure, and whatever it reported before still counts.
+boot_and_count() {
+	local cfg=$1 label=$2 name=$3 rc=0
+	shift 3
+	boot_run "$cfg" "$name" "$@" || rc=$?
+	boot_record "$label" "$name" "$rc"
+}
+
+boot_run() {
+	local cfg=$1 name=$2
+	shift 2
+	# A boot that dies early must not leave the last run's logs to be counted.
+	rm -f "$LOGS/$name".log "$LOGS/$name"-*
+	bash "$H/boot.sh" "$cfg" /guest/run-tests.sh "$LOGS/$name.log" "$@"
+}
+
+boot_record() {
+	local label=$1 name=$2 rc=$3
+	if [ "$rc" = 0 ]; then
+		pass "$label: the guest ran its tests to the end"
+	else
+		fail "$label: the VM hung, died or did not finish (logs: $LOGS/$name*.log)"
+	fi
+	boot_verdict "$label" "$EXPECT/$name" "$LOGS/$name.log" "$LOGS/$name-kernel.log"
+}
+
+# boot_start CONFIG NAME KERNEL_ARGS...: boot_and_count's boot, in the
+# background, its messages in $LOGS/NAME-run.out; boot_count LABEL NAME
+# waits for it, shows the messages and counts it.
+boot_start() {
+	local cfg=$1 name=$2
+	shift 2
+	boot_run "$cfg" "$name" "$@" >"$LOGS/$name-run.out" 2>&1 &
+	BACKGROUND[$name]=$!
+}
+
+boot_count() {
+	local label=$1 name=$2 rc=0
+	if [ -z "${BACKGROUND[$name]:-}" ]; then
+		fail "$label: the boot was never started"
+		return
+	fi
+	wait "${BACKGROUND[$name]}" || rc=$?
+	unset "BACKGROUND[$name]"
+	cat "$LOGS/$name-run.out" 2>/dev/null || true
+	boot_record "$label" "$name" "$rc"
+}
 
 # --- lint -------------------------------------------------------------
 # Lines of a log that mention our files.
@@ -266,6 +341,16 @@ rustdoc_clean() {
 	fi
 }
 
+# The debug kernel's boot is the longest and keeps one core busy (the
+# selftests run one after the other): it runs beside the lint stage and the
+# other boots, and is counted last.
+if [ "$debug_ok" = yes ]; then
+	# Every error path of the bad-input phase is already taken by its first
+	# inputs; the full lists run on the test kernel. A task blocked for two
+	# minutes or a CPU stuck for a minute panics with a trace.
+	boot_start debug debug-boot DURATION=60 CHURN=3000 BAD_INPUTS=15 watchdog_thresh=30
+fi
+
 stage lint
 msg "Checking formatting (rustfmtcheck), documentation (rustdoc) and checkpatch.pl..."
 check "rustfmtcheck: our files" rustfmt_clean test || true
@@ -293,23 +378,6 @@ check "kunit.py config: rust/kernel/debugfs/.kunitconfig configures" \
 stage_end lint
 
 # --- boot -------------------------------------------------------------
-# boot_and_count CONFIG LABEL NAME KERNEL_ARGS...: one boot running every
-# selftest, counted against harness/expect/NAME. Arguments with '=' and no
-# '.' reach init's environment, hence the selftests' settings. A boot that
-# hangs or dies is a failure, and whatever it reported before still counts.
-boot_and_count() {
-	local cfg=$1 label=$2 name=$3
-	shift 3
-	# A boot that dies early must not leave the last run's logs to be counted.
-	rm -f "$LOGS/$name".log "$LOGS/$name"-*
-	if bash "$H/boot.sh" "$cfg" /guest/run-tests.sh "$LOGS/$name.log" "$@"; then
-		pass "$label: the guest ran its tests to the end"
-	else
-		fail "$label: the VM hung, died or did not finish (logs: $LOGS/$name*.log)"
-	fi
-	boot_verdict "$label" "$EXPECT/$name" "$LOGS/$name.log" "$LOGS/$name-kernel.log"
-}
-
 stage boot
 if [ "$kernel_ok" = yes ]; then
 	# The long phases of the hostile test run in full on the debug kernel.
@@ -332,11 +400,7 @@ else
 	fail "boot: skipped, the arm64 test kernel did not build"
 fi
 if [ "$debug_ok" = yes ]; then
-	# Every error path of the bad-input phase is already taken by its first
-	# inputs; the full lists run on the test kernel. A task blocked for two
-	# minutes or a CPU stuck for a minute panics with a trace.
-	boot_and_count debug "debug kernel" debug-boot DURATION=60 CHURN=3000 BAD_INPUTS=15 \
-		watchdog_thresh=30
+	boot_count "debug kernel" debug-boot
 else
 	fail "boot: skipped, the debug kernel did not build"
 fi
