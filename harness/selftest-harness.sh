@@ -322,9 +322,76 @@ cases() {
 	fi
 }
 
+# bg_case NAME RC: a boot started in the background with a fake boot.sh
+# that prints a line and exits RC, then counted; what boot_count printed
+# goes to $work/bg.out and the counts to $work/counts.
+bg_case() {
+	: >"$RESULTS"
+	if ! bash -euo pipefail -c '
+		. "$1/harness/lib.sh"
+		LOGS=$2 RESULTS=$3 EXPECT=$2
+		. "$1/harness/verdict.sh"
+		BOOT_SCRIPT=$2/fake-boot.sh
+		FAKE_RC=$5 boot_start fake "$4"
+		boot_count "background" "$4" 2>/dev/null
+		echo "$passed $failed $skipped" >"$2/counts"
+	' sh "$REPO" "$work" "$RESULTS" "$1" "$2" >"$work/bg.out"; then
+		echo "- - -" >"$work/counts"
+	fi
+}
+
+background_cases() {
+	# The fake leaves what a clean boot leaves: a guest log without suites
+	# and a complete kernel log.
+	cat >"$work/fake-boot.sh" <<FAKE
+console=\$3
+echo "fake boot: started"
+: >"\$console"
+printf '%s\n' "Linux version fake" "$KMSG_END" >"\${console%.log}-kernel.log"
+exit "\$FAKE_RC"
+FAKE
+	: >"$work/bg-boot"
+	bg_case bg-boot 0
+	if [ "$(cat "$work/counts")" = "3 0 0" ] && grep -q "fake boot: started" "$work/bg.out"; then
+		result ok "a background boot counts when it is waited for, and its messages are shown"
+	else
+		result fail "a background boot counts when it is waited for, and its messages are shown"
+	fi
+	bg_case bg-boot 3
+	if grep -q '^FAIL background: the VM hung, died or did not finish' "$RESULTS"; then
+		result ok "a background boot that hangs fails"
+	else
+		result fail "a background boot that hangs fails"
+	fi
+	# The exit trap's stop_background: a background job and what runs
+	# below it in a process group of its own (as timeout runs QEMU).
+	if bash -euo pipefail -c '
+		. "$1/harness/lib.sh"
+		LOGS=$2 RESULTS=$3
+		. "$1/harness/verdict.sh"
+		# Only the sleeper has the pattern in its command line; "; true"
+		# keeps a shell between the job and timeout, as boot.sh does.
+		bash -c "timeout 60 sleep $4; true" &
+		BACKGROUND[sleeper]=$!
+		sleep 0.5
+		stop_background
+		wait "${BACKGROUND[sleeper]}" || true
+		sleep 0.2
+		! pgrep -f "sleep $4" >/dev/null
+	' sh "$REPO" "$work" "$RESULTS" 59.25; then
+		result ok "the exit trap ends what runs in the background, below a timeout too"
+	else
+		pkill -f "sleep 59[.]25" || true
+		result fail "the exit trap ends what runs in the background, below a timeout too"
+	fi
+}
+
 # harness/expect/harness declares how many cases there must be, so a plan
 # counted after the cases still catches a case that went missing.
-cases >"$work/cases"
+{
+	cases
+	background_cases
+} >"$work/cases"
 echo "SELFTEST-BEGIN selftest-harness"
 echo "TAP version 13"
 echo "1..$n"

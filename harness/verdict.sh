@@ -89,6 +89,85 @@ counted_build() {
 	return "$rc"
 }
 
+# --- boots -----------------------------------------------------------------
+
+# The guest boot of boot_run; the harness's own test puts a fake in its place.
+BOOT_SCRIPT=$REPO/harness/boot.sh
+
+# boot_and_count CONFIG LABEL NAME KERNEL_ARGS...: one boot running every
+# selftest, counted against harness/expect/NAME. Arguments with '=' and no
+# '.' reach init's environment, hence the selftests' settings. A boot that
+# hangs or dies is a failure, and whatever it reported before still counts.
+boot_and_count() {
+	local cfg=$1 label=$2 name=$3 rc=0
+	shift 3
+	boot_run "$cfg" "$name" "$@" || rc=$?
+	boot_record "$label" "$name" "$rc"
+}
+
+boot_run() {
+	local cfg=$1 name=$2
+	shift 2
+	# A boot that dies early must not leave the last run's logs to be counted.
+	rm -f "$LOGS/$name".log "$LOGS/$name"-*
+	bash "$BOOT_SCRIPT" "$cfg" /guest/run-tests.sh "$LOGS/$name.log" "$@"
+}
+
+boot_record() {
+	local label=$1 name=$2 rc=$3
+	if [ "$rc" = 0 ]; then
+		pass "$label: the guest ran its tests to the end"
+	else
+		fail "$label: the VM hung, died or did not finish (logs: $LOGS/$name*.log)"
+	fi
+	boot_verdict "$label" "$EXPECT/$name" "$LOGS/$name.log" "$LOGS/$name-kernel.log"
+}
+
+# boot_start CONFIG NAME KERNEL_ARGS...: boot_and_count's boot, in the
+# background, its messages in $LOGS/NAME.out; boot_count LABEL NAME
+# waits for it, shows the messages and counts it.
+boot_start() {
+	local cfg=$1 name=$2
+	shift 2
+	# The log is named outside boot_run's "$name"-* so that its cleaning
+	# does not unlink the file it writes to.
+	boot_run "$cfg" "$name" "$@" >"$LOGS/$name.out" 2>&1 &
+	BACKGROUND[$name]=$!
+}
+
+boot_count() {
+	local label=$1 name=$2 rc=0
+	if [ -z "${BACKGROUND[$name]:-}" ]; then
+		fail "$label: the boot was never started"
+		return
+	fi
+	wait "${BACKGROUND[$name]}" || rc=$?
+	unset "BACKGROUND[$name]"
+	cat "$LOGS/$name.out" 2>/dev/null || true
+	boot_record "$label" "$name" "$rc"
+}
+
+# What runs in the background (the object builds, boot_start), by name.
+declare -gA BACKGROUND
+
+# stop_background: ends those, QEMU included, which `timeout` runs in a
+# process group of its own: every process below each of them is signalled.
+stop_background() {
+	local pid
+	for pid in "${BACKGROUND[@]}"; do
+		# shellcheck disable=SC2046 # one pid per word.
+		kill -TERM "$pid" $(descendants "$pid") 2>/dev/null
+	done
+}
+
+descendants() {
+	local child
+	for child in $(pgrep -P "$1"); do
+		echo "$child"
+		descendants "$child"
+	done
+}
+
 # verdict_line: the last line of `make test`.
 verdict_line() {
 	echo "$passed passed, $failed failed, $skipped skipped"
