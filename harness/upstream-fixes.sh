@@ -69,8 +69,12 @@ author=$(series_author)
 email=${author##*<}
 export GIT_AUTHOR_NAME=${author% <*} GIT_COMMITTER_NAME=${author% <*}
 export GIT_AUTHOR_EMAIL=${email%>} GIT_COMMITTER_EMAIL=${email%>}
-# The same patches give the same commits.
-export GIT_AUTHOR_DATE="@0 +0000" GIT_COMMITTER_DATE="@0 +0000"
+# The same patches give the same commits, dated by our last change to them:
+# the mails' Date: is the author date git am gives a maintainer's commits.
+date=$(git -C "$REPO" log -1 --format=%ad --date=raw -- "${patches[@]#"$REPO"/}" 2>/dev/null) ||
+	date=
+export GIT_AUTHOR_DATE="${date:-$(date -u +%s) +0000}"
+export GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
 
 # --- 1. the series ----------------------------------------------------------
 # Committed on an index of its own: no worktree is touched.
