@@ -58,6 +58,8 @@ use core::str::FromStr;
 /// // Callbacks format it as C would too.
 /// let text = CString::try_from_fmt(fmt!("{} {}", Hex(7u8), Hex(7u64)))?;
 /// assert_eq!(text.to_bytes(), b"0x07 0x0000000000000007");
+/// let text = CString::try_from_fmt(fmt!("{} {}", Hex(0xbeef_u16), Hex(u64::MAX)))?;
+/// assert_eq!(text.to_bytes(), b"0xbeef 0xffffffffffffffff");
 /// # Ok::<(), Error>(())
 /// ```
 #[repr(transparent)]
@@ -72,6 +74,10 @@ pub trait HexDigits: Copy + core::fmt::LowerHex + private::Sealed {
     /// Parses a written value as C's hex files do.
     #[doc(hidden)]
     fn parse_like_c(text: &CStr) -> Result<Self>;
+
+    /// The value, widened without loss.
+    #[doc(hidden)]
+    fn widen(self) -> u64;
 }
 
 mod private {
@@ -80,21 +86,51 @@ mod private {
 }
 
 macro_rules! impl_hex_digits {
-    ($($int:ty),*) => {$(
+    ($($int:ty => |$value:ident| $widen:expr),* $(,)?) => {$(
         impl private::Sealed for $int {}
         impl HexDigits for $int {
             fn parse_like_c(text: &CStr) -> Result<Self> {
                 <$int as ParseLikeC>::parse_like_c(text)
             }
+
+            fn widen(self) -> u64 {
+                let $value = self;
+                $widen
+            }
         }
     )*};
 }
 
-impl_hex_digits!(u8, u16, u32, u64, usize);
+impl_hex_digits!(
+    u8 => |v| u64::from(v),
+    u16 => |v| u64::from(v),
+    u32 => |v| u64::from(v),
+    u64 => |v| v,
+    // CAST: `usize` is at most 64 bits wide on every architecture the kernel supports.
+    usize => |v| v as u64,
+);
+
+/// The longest text of a [`Hex`]: `0x` and the 16 digits of a `u64`.
+const HEX_TEXT_MAX: usize = 2 + 16;
 
 impl<T: HexDigits> core::fmt::Display for Hex<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "0x{:0width$x}", self.0, width = T::DIGITS)
+        // Rendered by hand: `{:0width$x}` goes through the formatter's padding code, which made
+        // reading a hex file slower than C's `%016llx`.
+        const HEX_CHARS: &[u8; 16] = b"0123456789abcdef";
+        let mut text = [b'0'; HEX_TEXT_MAX];
+        text[1] = b'x';
+        // Every `HexDigits` type is at most 64 bits wide; checked when `T` is instantiated.
+        const { assert!(T::DIGITS <= HEX_TEXT_MAX - 2) }
+        let end = 2 + T::DIGITS;
+        let mut value = self.0.widen();
+        for digit in text[2..end].iter_mut().rev() {
+            // CAST: `value & 0xf` is below 16, so it fits in a `usize`.
+            *digit = HEX_CHARS[(value & 0xf) as usize];
+            value >>= 4;
+        }
+        // Only ASCII was written: this cannot fail.
+        f.write_str(core::str::from_utf8(&text[..end]).map_err(|_| fmt::Error)?)
     }
 }
 
