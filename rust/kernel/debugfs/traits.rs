@@ -193,7 +193,13 @@ fn parse_text<T>(
     // SAFETY: The successful `read_raw` initialised `buf[..len]` and `buf[len]` was just
     // written.
     let bytes = unsafe { assume_init_bytes(&buf[..=len]) };
-    let text = CStr::from_bytes_with_nul(bytes).map_err(|_| EINVAL)?;
+    // Checked by hand rather than with `CStr::from_bytes_with_nul`, which `core` does not let
+    // the module that instantiates this inline: one call fewer on every write.
+    if bytes.iter().position(|&byte| byte == 0) != Some(len) {
+        return Err(EINVAL);
+    }
+    // SAFETY: The first NUL of `bytes` is its last byte, `bytes[len]`.
+    let text = unsafe { CStr::from_bytes_with_nul_unchecked(bytes) };
     parse(text)
 }
 
@@ -202,6 +208,7 @@ fn parse_text<T>(
 /// # Safety
 ///
 /// Every element of `init` must be initialised.
+#[inline]
 unsafe fn assume_init_bytes(init: &[MaybeUninit<u8>]) -> &[u8] {
     // SAFETY: `MaybeUninit<u8>` has the layout of `u8`, every element is initialised (the
     // caller's guarantee), and the result lives as long as `init`, which keeps them from being
