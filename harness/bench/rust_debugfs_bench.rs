@@ -11,7 +11,8 @@
 //!   x64        read_write_file(Atomic<Hex<u64>>)    vs debugfs_create_x64()
 //!   records    records_file(KVec<Record>), 100000   vs a seq_file over the same records
 //!   regs       registers_file(4 registers)          vs debugfs_create_regset32()
-//!   bench/control  "hold KIND N" (text, binary, callback, scoped), "release", "churn N"
+//!   bench/control  "hold KIND N" (text, binary, callback, scoped), "release", "churn N",
+//!                  "churn-shared N"
 //!   bench/result   nanoseconds of the last churn: N files created in one Scope, then dropped
 //! ```
 //!
@@ -258,6 +259,30 @@ impl Control {
     }
 }
 
+/// The one counter behind every file of "churn-shared", as the C module's files share one `u64`.
+static SHARED: Atomic<u64> = Atomic::new(42);
+
+impl Control {
+    /// "churn" as the C module does it: the files share one static counter, and the scope, which
+    /// owns nothing, lives on the stack. Without this, "churn" also times allocating the
+    /// counters and the scope.
+    fn churn_shared(&self, n: usize) -> Result {
+        let start = Instant::<kernel::time::Monotonic>::now();
+        {
+            pin_init::stack_pin_init!(let _scope = self.root.scope((), c"churn", |(), sub| {
+                let mut buf = [0u8; DECIMAL_NAME];
+                for i in 0..n {
+                    sub.read_write_file(decimal_name(i, &mut buf), &SHARED);
+                }
+            }));
+        }
+        let elapsed = start.elapsed().as_nanos();
+        self.last_ns
+            .store(u64::try_from(elapsed).unwrap_or(0), Relaxed);
+        Ok(())
+    }
+}
+
 fn control_write(control: &Control, reader: &mut UserSliceReader) -> Result {
     let mut buf = [0u8; 32];
     let len = reader.len();
@@ -278,6 +303,7 @@ fn control_write(control: &Control, reader: &mut UserSliceReader) -> Result {
             Ok(())
         }
         Some("churn") => control.churn(count(words.next())?),
+        Some("churn-shared") => control.churn_shared(count(words.next())?),
         _ => Err(EINVAL),
     }
 }

@@ -99,14 +99,21 @@ def main():
                          ("allocs/" if i == 0 else "bytes/") + unit, o[i], u[i], c[i],
                          quotient(o[i], c[i]), quotient(u[i], c[i]), ""))
 
+    def churn_kind(metric):
+        kind, n = metric.rsplit("_", 1)
+        return kind, int(n)
+
     churns = sorted({m for runs in (ours, upstream) for m in runs if m.startswith("churn_")},
-                    key=lambda m: int(m[6:]))
+                    key=churn_kind)
     for metric in churns:
-        n = int(metric[6:])
+        kind, n = churn_kind(metric)
         o, c, o_c = paired(ours, metric, per=n)
         u, _, u_c = paired(upstream, metric, per=n)
-        rows.append(("scale", "create+remove %d files" % n, "ns/file", o, u, c, o_c, u_c,
-                     "Scope vs C directory"))
+        if kind == "churn":
+            what, note = "create+remove %d files" % n, "Scope owning n counters vs C directory"
+        else:
+            what, note = "... %d, shared value" % n, "Scope over one static, as C"
+        rows.append(("scale", what, "ns/file", o, u, c, o_c, u_c, note))
 
     with open(sizes_file) as f:
         for line in f:

@@ -109,6 +109,10 @@ for n in ${SIZES:-10 100 1000 10000}; do
 		echo "BENCH churn_$n rust $(cat $R/bench/result)"
 		echo "churn $n" >$C/control
 		echo "BENCH churn_$n c $(cat $C/result)"
+		echo "churn-shared $n" >$R/bench/control
+		echo "BENCH churn_shared_$n rust $(cat $R/bench/result)"
+		echo "churn $n" >$C/control
+		echo "BENCH churn_shared_$n c $(cat $C/result)"
 	done
 done
 rmmod rust_debugfs_bench c_debugfs_bench
