@@ -67,7 +67,7 @@ use core::str::FromStr;
 pub struct Hex<T>(pub T);
 
 /// The unsigned integers [`Hex`] shows, with the number of hex digits of each.
-pub trait HexDigits: Copy + core::fmt::LowerHex + private::Sealed {
+pub trait HexDigits: Copy + private::Sealed {
     /// Two digits per byte.
     const DIGITS: usize = 2 * core::mem::size_of::<Self>();
 

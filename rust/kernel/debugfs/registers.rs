@@ -8,6 +8,7 @@
 //! that it is gone: a PCI BAR is unmapped when its driver unbinds, and a file that outlives the
 //! binding then fails with `ENODEV` instead of reading through a stale mapping.
 
+use super::formats::Hex;
 #[cfg(CONFIG_PCI)]
 use crate::{
     devres::DevresGuard,
@@ -157,7 +158,7 @@ impl<R: RegisterIo> core::fmt::Display for Shown<'_, R> {
         for register in self.dump.registers {
             let value = mapped.read32(register.offset).map_err(|_| fmt::Error)?;
             let name = register.name.to_str().map_err(|_| fmt::Error)?;
-            writeln!(f, "{name} = 0x{value:08x}")?;
+            writeln!(f, "{name} = {}", Hex(value))?;
         }
         Ok(())
     }
