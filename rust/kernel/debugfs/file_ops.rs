@@ -39,6 +39,7 @@
 use super::{
     records::{
         self,
+        RecordOps,
         Records, //
     },
     registers::{
@@ -257,11 +258,18 @@ impl<T: Records + 'static> FileOps<T> {
             open: Some(records::open::<T>),
             read: Some(bindings::seq_read),
             llseek: Some(bindings::seq_lseek),
-            release: Some(records::release::<T>),
+            // What undoes `records::open`, which picks `seq_open()` for a cursor that fits in
+            // `private` and `__seq_open_private()` otherwise.
+            release: Some(if RecordOps::<T>::INLINE {
+                bindings::seq_release
+            } else {
+                bindings::seq_release_private
+            }),
             ..pin_init::zeroed()
         };
-        // INVARIANT: `records::open` and `records::release` expect `i_private` to point at a live
-        // `T`; `seq_read` and `seq_lseek` only call the `seq_operations` that `open` installed.
+        // INVARIANT: `records::open` expects `i_private` to point at a live `T`; `seq_read` and
+        // `seq_lseek` only call the `seq_operations` that `open` installed, and the release
+        // functions only free what `open` allocated.
         Self::with_mode(operations, true, false)
     };
 }

@@ -144,14 +144,23 @@ impl<T: Writer + Send> Records for Mutex<KVec<T>> {
     }
 }
 
-/// What an open record file keeps: the cursor of the read in progress, between `start` and
-/// `stop`.
+/// The cursor of a read, its lifetime erased.
 ///
-/// The cursor borrows the file's data for one read; it is stored with its lifetime erased to
-/// `'static` and always dropped by `stop`, before the read returns.
-type Slot<T> = Option<<T as Records>::Cursor<'static>>;
+/// A cursor borrows the file's data for one read. It is stored between `seq_file`'s calls with its
+/// lifetime erased to `'static`, and is always dropped before the read returns, by `next` at the
+/// end of the records or by `stop`.
+type Cursor<T> = <T as Records>::Cursor<'static>;
 
 /// The `seq_operations` of record files showing a `T`.
+///
+/// The value the callbacks pass around (`seq_file`'s `void *v`) is the address of the live
+/// cursor, or null when there is none: `seq_file` hands `stop` the value the last `start` or
+/// `next` returned, so that is where the cursor is dropped if it is still there.
+///
+/// A cursor of a pointer's size or less, such as the index of a [`KVec`]'s, is kept in the
+/// `seq_file`'s own `private` pointer; a larger one, such as a [`Mutex`]'s guard and index, in an
+/// allocation of the cursor's size that `private` points at. An open file costs the same as a C
+/// `seq_file` in the first case, and one small allocation more in the second.
 pub(super) struct RecordOps<T>(PhantomData<T>);
 
 impl<T: Records + 'static> RecordOps<T> {
@@ -163,15 +172,23 @@ impl<T: Records + 'static> RecordOps<T> {
         show: Some(show::<T>),
     };
 
-    // `__seq_open_private` allocates the slot with `kzalloc`, which aligns to
+    /// Whether the cursor is kept in the `seq_file`'s `private` pointer itself.
+    pub(super) const INLINE: bool = core::mem::size_of::<Cursor<T>>()
+        <= core::mem::size_of::<*mut c_void>()
+        && core::mem::align_of::<Cursor<T>>() <= core::mem::align_of::<*mut c_void>();
+
+    // Otherwise `__seq_open_private` allocates the cursor's place with `kzalloc`, which aligns to
     // `ARCH_KMALLOC_MINALIGN` at least.
-    const SLOT_FITS: () =
-        assert!(core::mem::align_of::<Slot<T>>() <= bindings::ARCH_KMALLOC_MINALIGN);
+    const CURSOR_FITS: () = assert!(
+        Self::INLINE || core::mem::align_of::<Cursor<T>>() <= bindings::ARCH_KMALLOC_MINALIGN
+    );
 }
 
-/// `open` of record files: a `seq_file` whose private data is an empty [`Slot`].
+/// `open` of record files: a `seq_file`, with room for a cursor (see [`RecordOps`]).
 ///
-/// It does not touch the `T`: only `start`, `next` and `show` do, during a read or seek.
+/// It does not touch the `T`: only `start`, `next` and `show` do, during a read or seek. `release`
+/// is C's `seq_release()` or `seq_release_private()`, which match the two ways of opening: no
+/// cursor is left to drop when the file is closed.
 ///
 /// # Safety
 ///
@@ -180,57 +197,31 @@ pub(super) unsafe extern "C" fn open<T: Records + 'static>(
     _inode: *mut bindings::inode,
     file: *mut bindings::file,
 ) -> c_int {
-    let () = RecordOps::<T>::SLOT_FITS;
-    let size = core::mem::size_of::<Slot<T>>() as c_int;
+    let () = RecordOps::<T>::CURSOR_FITS;
+    if RecordOps::<T>::INLINE {
+        // SAFETY: `file` is valid; `SEQ` is `'static`.
+        return unsafe { bindings::seq_open(file, RecordOps::<T>::SEQ) };
+    }
+    let size = core::mem::size_of::<Cursor<T>>() as c_int;
     // SAFETY: `file` is valid; `SEQ` is `'static`. On success the `seq_file` is the file's
-    // `private_data` and its `private` the zeroed allocation of `size` bytes returned here.
-    let slot = unsafe { bindings::__seq_open_private(file, RecordOps::<T>::SEQ, size) };
-    if slot.is_null() {
+    // `private_data` and its `private` the allocation of `size` bytes returned here.
+    let place = unsafe { bindings::__seq_open_private(file, RecordOps::<T>::SEQ, size) };
+    if place.is_null() {
         return ENOMEM.to_errno();
     }
-    // SAFETY: `slot` is a fresh allocation of `size` bytes, aligned for `Slot<T>` (`SLOT_FITS`).
-    unsafe { slot.cast::<Slot<T>>().write(None) };
     0
 }
 
-/// `release` of record files: drops the slot, then frees it with the `seq_file`.
-///
-/// # Safety
-///
-/// Called by the VFS with a `file` that [`open`] opened, once, when it is closed.
-pub(super) unsafe extern "C" fn release<T: Records + 'static>(
-    inode: *mut bindings::inode,
-    file: *mut bindings::file,
-) -> c_int {
-    // SAFETY: `open` made `private_data` a `seq_file` whose `private` is a `Slot<T>`; no read is
-    // running on a file being released. `stop` left the slot empty, so nothing borrows the data,
-    // and neither this nor `seq_release_private` touches the `T`, which may be gone by now (the
-    // DebugFS proxy holds no reference to the file during `release`).
-    unsafe {
-        let seq = (*file).private_data.cast::<bindings::seq_file>();
-        core::ptr::drop_in_place((*seq).private.cast::<Slot<T>>());
-        bindings::seq_release_private(inode, file)
-    }
-}
-
-/// Returns the data and the slot of a record file's `seq_file`.
-///
-/// The slot is this open file's own, and `seq_file` runs `start` to `stop` of one read or seek
-/// with the `seq_file`'s mutex held: within those callbacks the slot is not used by anyone else.
+/// Returns the data of a record file.
 ///
 /// # Safety
 ///
 /// `seq` must be the `seq_file` of a record file opened by [`open`], used by `seq_file` during a
 /// `read(2)` or `lseek(2)`, which the DebugFS proxy runs with an active reference to the file:
 /// its `i_private` is then a live `T`.
-unsafe fn parts<'a, T: Records + 'static>(
-    seq: *mut bindings::seq_file,
-) -> (&'a T, *mut Option<T::Cursor<'a>>) {
-    // SAFETY: By the function's contract; `seq_open` set `file`, and `open` made `private` a slot.
-    unsafe {
-        let data = &*(*(*(*seq).file).f_inode).i_private.cast::<T>();
-        (data, (*seq).private.cast())
-    }
+unsafe fn data<'a, T: Records + 'static>(seq: *mut bindings::seq_file) -> &'a T {
+    // SAFETY: By the function's contract; `seq_open` set `file`.
+    unsafe { &*(*(*(*seq).file).f_inode).i_private.cast::<T>() }
 }
 
 /// `start` of [`RecordOps`]: makes the cursor of record `*pos`, or returns null past the end.
@@ -244,21 +235,29 @@ unsafe extern "C" fn start<T: Records + 'static>(
     pos: *mut bindings::loff_t,
 ) -> *mut c_void {
     // SAFETY: `seq_file` calls this during a read or seek of a file `open` opened.
-    let (data, slot) = unsafe { parts::<T>(seq) };
+    let data = unsafe { data::<T>(seq) };
     // SAFETY: `pos` is valid for the call.
-    let cursor = usize::try_from(unsafe { *pos })
+    let Some(cursor) = usize::try_from(unsafe { *pos })
         .ok()
-        .and_then(|index| data.start(index));
-    match cursor {
-        Some(cursor) => {
-            // SAFETY: The slot is ours for this read (see `parts`), and `stop` left it empty. The
-            // cursor is dropped by `stop` before the active reference that keeps `data` alive
-            // ends, so its erased lifetime is never outlived.
-            unsafe { *slot = Some(cursor) };
-            slot.cast()
-        }
-        None => core::ptr::null_mut(),
-    }
+        .and_then(|index| data.start(index))
+    else {
+        return core::ptr::null_mut();
+    };
+    let place: *mut Cursor<T> = if RecordOps::<T>::INLINE {
+        // SAFETY: `seq` is valid; `INLINE` says the cursor fits in the pointer-aligned `private`
+        // field, which a `seq_file` opened with `seq_open` leaves to its user.
+        unsafe { core::ptr::addr_of_mut!((*seq).private).cast() }
+    } else {
+        // SAFETY: `open` made `private` an allocation of the cursor's size, aligned for it
+        // (`CURSOR_FITS`).
+        unsafe { (*seq).private.cast() }
+    };
+    // SAFETY: `seq_file` runs `start` to `stop` of one read or seek with the `seq_file`'s mutex
+    // held, so the place is ours; it holds no cursor, as the previous read dropped its own. The
+    // cursor is dropped by `next` or `stop` before the active reference that keeps `data` alive
+    // ends, so its erased lifetime is never outlived.
+    unsafe { place.write(cursor) };
+    place.cast()
 }
 
 /// `next` of [`RecordOps`]: moves to the next record, or drops the cursor at the end.
@@ -266,37 +265,40 @@ unsafe extern "C" fn start<T: Records + 'static>(
 /// # Safety
 ///
 /// Called by `seq_file`, during a read or seek of a record file that [`open`] opened, with that
-/// file's `seq_file`.
+/// file's `seq_file` and the non-null value the last `start` or `next` returned.
 unsafe extern "C" fn next<T: Records + 'static>(
     seq: *mut bindings::seq_file,
-    _v: *mut c_void,
+    v: *mut c_void,
     pos: *mut bindings::loff_t,
 ) -> *mut c_void {
     // SAFETY: `seq_file` calls this during a read of a file `open` opened; `pos` is valid.
-    let (data, slot) = unsafe {
+    let data = unsafe {
         *pos += 1;
-        parts::<T>(seq)
+        data::<T>(seq)
     };
-    // SAFETY: The slot is ours for this read (see `parts`).
-    let cursor = unsafe { &mut *slot };
-    if cursor.as_mut().is_some_and(|cursor| data.next(cursor)) {
-        return slot.cast();
+    let place = v.cast::<Cursor<T>>();
+    // SAFETY: A non-null `v` is the place of a live cursor, ours until `stop` (see `start`).
+    if data.next(unsafe { &mut *place }) {
+        return v;
     }
-    *cursor = None;
+    // SAFETY: As above; returning null tells `seq_file` that there is no cursor any more, so it
+    // is not used again.
+    unsafe { core::ptr::drop_in_place(place) };
     core::ptr::null_mut()
 }
 
-/// `stop` of [`RecordOps`]: drops the cursor, releasing what it held.
+/// `stop` of [`RecordOps`]: drops the cursor if there is one, releasing what it held.
 ///
 /// # Safety
 ///
 /// Called by `seq_file`, during a read or seek of a record file that [`open`] opened, with that
-/// file's `seq_file`.
-unsafe extern "C" fn stop<T: Records + 'static>(seq: *mut bindings::seq_file, _v: *mut c_void) {
-    // SAFETY: `seq_file` calls this during a read of a file `open` opened.
-    let (_, slot) = unsafe { parts::<T>(seq) };
-    // SAFETY: The slot is ours for this read (see `parts`).
-    unsafe { *slot = None };
+/// file's `seq_file` and the value the last `start` or `next` returned.
+unsafe extern "C" fn stop<T: Records + 'static>(_seq: *mut bindings::seq_file, v: *mut c_void) {
+    if !v.is_null() {
+        // SAFETY: A non-null `v` is the place of a live cursor (see `start`), not used after
+        // `stop`.
+        unsafe { core::ptr::drop_in_place(v.cast::<Cursor<T>>()) };
+    }
 }
 
 /// `show` of [`RecordOps`]: renders the current record into the `seq_file` buffer.
@@ -308,18 +310,16 @@ unsafe extern "C" fn stop<T: Records + 'static>(seq: *mut bindings::seq_file, _v
 /// # Safety
 ///
 /// Called by `seq_file`, during a read or seek of a record file that [`open`] opened, with that
-/// file's `seq_file`.
+/// file's `seq_file` and the non-null value the last `start` or `next` returned.
 unsafe extern "C" fn show<T: Records + 'static>(
     seq: *mut bindings::seq_file,
-    _v: *mut c_void,
+    v: *mut c_void,
 ) -> c_int {
     // SAFETY: `seq_file` calls this during a read of a file `open` opened.
-    let (data, slot) = unsafe { parts::<T>(seq) };
-    // SAFETY: The slot is ours for this read (see `parts`); `seq_file` calls `show` only after a
-    // `start` or `next` that returned the slot, so it holds a cursor.
-    let Some(cursor) = (unsafe { &*slot }) else {
-        return 0;
-    };
+    let data = unsafe { data::<T>(seq) };
+    // SAFETY: `seq_file` calls `show` with the non-null value of a `start` or `next`: the place of
+    // a live cursor (see `start`).
+    let cursor = unsafe { &*v.cast::<Cursor<T>>() };
     // SAFETY: `seq_file` allocated `buf` (`size` bytes, of which the first `count <= size` are in
     // use) before calling `start`, and lets `show` append to it under its mutex.
     let (buf, size, count) = unsafe { ((*seq).buf, (*seq).size, (*seq).count) };

@@ -9,7 +9,8 @@
 #   text reads    one rendering shown per read from offset 0, whole or in
 #                 pieces, short and longer than a read on the stack takes;
 #                 empty text read again; 16 KiB rendered under a spinlock;
-#                 Writer errors give EINVAL and no text
+#                 Writer errors give EINVAL and no text; a record file read
+#                 whole, in pieces and after seeks drops every cursor once
 #   drop in use   files dropped while readers loop on them and one reader
 #                 is blocked inside a read until the drop has begun: the
 #                 drop waits for it, later reads give EIO, closing is clean
@@ -357,11 +358,47 @@ run_text_reads() {
 	check "spinlocked_ro: no kernel report while rendering under a spinlock" \
 		"$(kernel_reports)" "$reports"
 
+	run_records_reads
+
 	for f in failing_short failing_long; do
 		err=$(cat "$F/$f" 2>&1 >"$TMP/failing.out")
 		check "$f: Writer error gives EINVAL" "$(errno_of "${err##*: }")" EINVAL
 		check "$f: and no text" "$(wc -c <"$TMP/failing.out")" 0
 	done
+}
+
+# records_ro: 3000 records, whose cursor (an index with a Drop) is kept in the
+# seq_file itself; record 1500 is longer than a page. Every read and seek must
+# drop each cursor it made, exactly once.
+run_records_reads() {
+	f=$F/records_ro
+	# Not "i": repeat() uses it.
+	record=0
+	while [ "$record" -lt 3000 ]; do
+		if [ "$record" = 1500 ]; then
+			printf '%04d %s\n' "$record" "$(repeat 6000 x)"
+		else
+			printf '%04d\n' "$record"
+		fi
+		record=$((record + 1))
+	done >"$TMP/records.want"
+	cat "$f" >"$TMP/records.got"
+	check "records_ro: read whole, a record longer than a page included" \
+		"$(cmp "$TMP/records.want" "$TMP/records.got" && echo same)" same
+	dd if="$f" of="$TMP/records.got" bs=4093 2>/dev/null
+	check "records_ro: read in 4093-byte pieces" \
+		"$(cmp "$TMP/records.want" "$TMP/records.got" && echo same)" same
+	check "records_ro: 7-byte reads" "$(dd if="$f" bs=7 count=300 2>/dev/null | md5sum)" \
+		"$(head -c 2100 "$TMP/records.want" | md5sum)"
+	# Record 1500 starts at 7500: a seek into it, and one past it.
+	for offset in 7600 13506; do
+		expected=$(dd if="$TMP/records.want" bs=1 skip="$offset" count=20 2>/dev/null |
+			tr '\n' '|' | sed 's/|/\\n/g')
+		got=$("$DIR/debugfs_io" "$f" "lseek:$offset" read:20 | sed -n 2p)
+		check "records_ro: lseek to $offset then read" "$got" "read:20: 20 $expected"
+	done
+	check "records_ro: every cursor dropped once" \
+		"$(grep live_cursors "$T/control/status")" "live_cursors: 0"
 }
 
 run_drop_in_use() {

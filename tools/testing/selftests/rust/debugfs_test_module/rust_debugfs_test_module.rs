@@ -19,6 +19,7 @@
 //!     spinlocked_ro                 16 KiB rendered while holding a spinlock
 //!     failing_short failing_long    the Writer fails after 1 or 200 bytes
 //!     binary_ro binary_rw binary_wo
+//!     records_ro                    3000 records; the 1500th is longer than a page
 //!     scope/value scope/sub/blob
 //!     scope/regs                    a register dump of four registers in memory
 //!     scope/regs_unmap              any write: the registers are gone (regs then fails ENODEV)
@@ -50,6 +51,7 @@ use kernel::{
         Dir,
         File,
         ReadRegister32,
+        Records,
         Register32,
         RegisterDump,
         RegisterIo,
@@ -110,6 +112,72 @@ const BLOB_LEN: usize = 16;
 
 /// Lines of `spinlocked_ro`, 16 bytes each: 16 KiB of text, far more than fits on the stack.
 const SPINLOCKED_LINES: u32 = 1024;
+
+/// Records of `records_ro`.
+const RECORDS: u32 = 3000;
+
+/// The record of `records_ro` that is longer than a page, so that `seq_file` must stop, grow its
+/// buffer and start again at that record.
+const LONG_RECORD: u32 = 1500;
+
+/// Bytes of padding in [`LONG_RECORD`].
+const LONG_RECORD_PADDING: usize = 6000;
+
+/// Cursors of `records_ro` made and not yet dropped, shown in `control/status`: 0 whenever no
+/// read is running, or a cursor was leaked (or dropped twice, which shows as negative).
+static LIVE_CURSORS: Atomic<i32> = Atomic::new(0);
+
+/// `records_ro`: records of the driver's own whose cursor, an index, fits in a pointer and still
+/// has a `Drop`, which counts it out of [`LIVE_CURSORS`].
+struct Numbered;
+
+/// Where a read of [`Numbered`] is.
+struct NumberedCursor(u32);
+
+impl NumberedCursor {
+    fn new(index: u32) -> Self {
+        LIVE_CURSORS.fetch_add(1, Relaxed);
+        Self(index)
+    }
+}
+
+impl Drop for NumberedCursor {
+    fn drop(&mut self) {
+        LIVE_CURSORS.fetch_sub(1, Relaxed);
+    }
+}
+
+impl Records for Numbered {
+    type Cursor<'a>
+        = NumberedCursor
+    where
+        Self: 'a;
+
+    fn start(&self, index: usize) -> Option<NumberedCursor> {
+        let index = u32::try_from(index).ok().filter(|&i| i < RECORDS)?;
+        Some(NumberedCursor::new(index))
+    }
+
+    fn next(&self, cursor: &mut NumberedCursor) -> bool {
+        cursor.0 += 1;
+        cursor.0 < RECORDS
+    }
+
+    fn show(
+        &self,
+        cursor: &NumberedCursor,
+        f: &mut kernel::fmt::Formatter<'_>,
+    ) -> kernel::fmt::Result {
+        write!(f, "{:04}", cursor.0)?;
+        if cursor.0 == LONG_RECORD {
+            f.write_str(" ")?;
+            for _ in 0..LONG_RECORD_PADDING {
+                f.write_str("x")?;
+            }
+        }
+        writeln!(f)
+    }
+}
 
 /// `level_rw`: an atomic enum of the driver's own, shown with `Debug` and parsed with `FromStr`.
 #[derive(Clone, Copy, Debug)]
@@ -221,6 +289,8 @@ struct Files {
     binary_rw: File<Mutex<[u8; BLOB_LEN]>>,
     #[pin]
     binary_wo: File<Mutex<[u8; BLOB_LEN]>>,
+    #[pin]
+    records_ro: File<Numbered>,
     #[pin]
     scope: Scope<ScopeData>,
     _dir: Dir,
@@ -372,6 +442,7 @@ impl Files {
             binary_ro <- dir.read_binary_file(c"binary_ro", counting),
             binary_rw <- dir.read_write_binary_file(c"binary_rw", new_mutex!([0; BLOB_LEN])),
             binary_wo <- dir.write_binary_file(c"binary_wo", new_mutex!([0; BLOB_LEN])),
+            records_ro <- dir.records_file(c"records_ro", Numbered),
             scope <- dir.scope(
                 try_pin_init!(ScopeData {
                     value: Atomic::new(5),
@@ -460,6 +531,7 @@ fn show_status(control: &Control, f: &mut kernel::fmt::Formatter<'_>) -> kernel:
     }
     writeln!(f, "slow_readers: {}", SLOW_READERS.load(Relaxed))?;
     writeln!(f, "slow_timeouts: {}", SLOW_TIMEOUTS.load(Relaxed))?;
+    writeln!(f, "live_cursors: {}", LIVE_CURSORS.load(Relaxed))?;
     writeln!(f, "churned: {}", control.churned.load(Relaxed))?;
     writeln!(
         f,
