@@ -178,9 +178,15 @@ impl<T: Records + 'static> RecordOps<T> {
         && core::mem::align_of::<Cursor<T>>() <= core::mem::align_of::<*mut c_void>();
 
     // Otherwise `__seq_open_private` allocates the cursor's place with `kzalloc`, which aligns to
-    // `ARCH_KMALLOC_MINALIGN` at least.
+    // `ARCH_KMALLOC_MINALIGN` at least, takes its size as an `int`, and for a size of 0 returns
+    // `ZERO_SIZE_PTR`, aligned for nothing (a zero-sized cursor aligned to more than a pointer is
+    // refused here rather than given a place of its own).
     const CURSOR_FITS: () = assert!(
-        Self::INLINE || core::mem::align_of::<Cursor<T>>() <= bindings::ARCH_KMALLOC_MINALIGN
+        Self::INLINE
+            || (core::mem::size_of::<Cursor<T>>() > 0
+                && core::mem::size_of::<Cursor<T>>() <= c_int::MAX as usize
+                && core::mem::align_of::<Cursor<T>>() <= bindings::ARCH_KMALLOC_MINALIGN),
+        "a Records cursor must fit in a pointer, or be sized and aligned for kmalloc"
     );
 }
 
@@ -202,6 +208,7 @@ pub(super) unsafe extern "C" fn open<T: Records + 'static>(
         // SAFETY: `file` is valid; `SEQ` is `'static`.
         return unsafe { bindings::seq_open(file, RecordOps::<T>::SEQ) };
     }
+    // CAST: `CURSOR_FITS` checked that the size fits in a `c_int`.
     let size = core::mem::size_of::<Cursor<T>>() as c_int;
     // SAFETY: `file` is valid; `SEQ` is `'static`. On success the `seq_file` is the file's
     // `private_data` and its `private` the allocation of `size` bytes returned here.
@@ -229,7 +236,7 @@ unsafe fn data<'a, T: Records + 'static>(seq: *mut bindings::seq_file) -> &'a T 
 /// # Safety
 ///
 /// Called by `seq_file`, during a read or seek of a record file that [`open`] opened, with that
-/// file's `seq_file`.
+/// file's `seq_file`, which has no live cursor: not between another `start` and its `stop`.
 unsafe extern "C" fn start<T: Records + 'static>(
     seq: *mut bindings::seq_file,
     pos: *mut bindings::loff_t,
@@ -248,14 +255,16 @@ unsafe extern "C" fn start<T: Records + 'static>(
         // field, which a `seq_file` opened with `seq_open` leaves to its user.
         unsafe { core::ptr::addr_of_mut!((*seq).private).cast() }
     } else {
-        // SAFETY: `open` made `private` an allocation of the cursor's size, aligned for it
-        // (`CURSOR_FITS`).
+        // SAFETY: `open` made `private` an allocation of the cursor's size, not zero, aligned for
+        // it (`CURSOR_FITS`).
         unsafe { (*seq).private.cast() }
     };
     // SAFETY: `seq_file` runs `start` to `stop` of one read or seek with the `seq_file`'s mutex
-    // held, so the place is ours; it holds no cursor, as the previous read dropped its own. The
-    // cursor is dropped by `next` or `stop` before the active reference that keeps `data` alive
-    // ends, so its erased lifetime is never outlived.
+    // held, so the place is ours. It holds no cursor: `seq_file` calls `stop` after every `start`
+    // before the next one (within a read too, when it grows its buffer and starts again), and
+    // `stop` or an earlier `next` dropped that cursor. The cursor is dropped before the read or
+    // seek returns, while the active reference that keeps `data` alive is held, so its erased
+    // lifetime is never outlived.
     unsafe { place.write(cursor) };
     place.cast()
 }
