@@ -284,6 +284,15 @@ long_ticket() {
 	done
 }
 
+# reads_match NAME FILE WANT BS: FILE read whole, then in BS-byte pieces,
+# gives the bytes of the file WANT.
+reads_match() {
+	cat "$2" >"$TMP/reads.got"
+	check "$1, read whole" "$(cmp "$3" "$TMP/reads.got" && echo same)" same
+	dd if="$2" of="$TMP/reads.got" bs="$4" 2>/dev/null
+	check "$1, read in $4-byte pieces" "$(cmp "$3" "$TMP/reads.got" && echo same)" same
+}
+
 run_text_reads() {
 	# Every rendering of a ticket file takes the next number, so the
 	# numbers count renderings.
@@ -343,12 +352,8 @@ run_text_reads() {
 		printf '%04d 0000000007\n' "$line"
 		line=$((line + 1))
 	done >"$TMP/spinlocked.want"
-	cat "$F/spinlocked_ro" >"$TMP/spinlocked.got"
-	check "spinlocked_ro: 16 KiB rendered under a spinlock, read whole" \
-		"$(cmp "$TMP/spinlocked.want" "$TMP/spinlocked.got" && echo same)" same
-	dd if="$F/spinlocked_ro" of="$TMP/spinlocked.got" bs=1000 2>/dev/null
-	check "spinlocked_ro: read in 1000-byte pieces" \
-		"$(cmp "$TMP/spinlocked.want" "$TMP/spinlocked.got" && echo same)" same
+	reads_match "spinlocked_ro: 16 KiB rendered under a spinlock" "$F/spinlocked_ro" \
+		"$TMP/spinlocked.want" 1000
 	check "spinlocked_ro: read byte by byte" \
 		"$(dd if="$F/spinlocked_ro" bs=1 count=300 2>/dev/null)" \
 		"$(head -c 300 "$TMP/spinlocked.want")"
@@ -382,12 +387,8 @@ run_records_reads() {
 		fi
 		record=$((record + 1))
 	done >"$TMP/records.want"
-	cat "$f" >"$TMP/records.got"
-	check "records_ro: read whole, a record longer than a page included" \
-		"$(cmp "$TMP/records.want" "$TMP/records.got" && echo same)" same
-	dd if="$f" of="$TMP/records.got" bs=4093 2>/dev/null
-	check "records_ro: read in 4093-byte pieces" \
-		"$(cmp "$TMP/records.want" "$TMP/records.got" && echo same)" same
+	reads_match "records_ro: a record longer than a page included" "$f" \
+		"$TMP/records.want" 4093
 	check "records_ro: 7-byte reads" "$(dd if="$f" bs=7 count=300 2>/dev/null | md5sum)" \
 		"$(head -c 2100 "$TMP/records.want" | md5sum)"
 	# Record 1500 starts at 7500: a seek into it, and one past it.
