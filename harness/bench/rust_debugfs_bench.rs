@@ -10,6 +10,7 @@
 //!   blob1m     read_binary_file(KVVec<u8>, 1 MiB)   vs debugfs_create_blob()
 //!   x64        read_write_file(Atomic<Hex<u64>>)    vs debugfs_create_x64()
 //!   records    records_file(KVec<Record>), 100000   vs a seq_file over the same records
+//!   records_by_hand  the same text, each record rendered by hand: what `writeln!` costs
 //!   regs       registers_file(4 registers)          vs debugfs_create_regset32()
 //!   bench/control  "hold KIND N" (text, binary, callback, scoped), "release", "churn N",
 //!                  "churn-shared N"
@@ -80,18 +81,78 @@ mod extras {
         }
     }
 
-    pub(crate) fn records() -> Result<KVec<Record>> {
+    /// A [`Record`] whose line is put together by hand and written with one `write_str`.
+    ///
+    /// The "slurp_records_by_hand" row reads these: the same text as `records`, through the same
+    /// record file, without `core::fmt` formatting two integers per record. The difference
+    /// between the two rows is what the driver's `writeln!` costs, not the file.
+    pub(crate) struct RecordByHand(Record);
+
+    impl Writer for RecordByHand {
+        fn write(&self, f: &mut kernel::fmt::Formatter<'_>) -> kernel::fmt::Result {
+            let mut line = [0u8; BY_HAND_LINE];
+            let mut len = 0;
+            let parts = [
+                Part::Text(b"event "),
+                Part::Number(self.0.seq),
+                Part::Text(b": "),
+                Part::Number(self.0.value),
+                Part::Text(b"\n"),
+            ];
+            for part in parts {
+                len = part.put(&mut line, len);
+            }
+            f.write_str(core::str::from_utf8(&line[..len]).map_err(|_| kernel::fmt::Error)?)
+        }
+    }
+
+    /// The longest line of a [`RecordByHand`]: "event ", two `u32`s of at most 10 digits, ": "
+    /// and a newline.
+    const BY_HAND_LINE: usize = 6 + 10 + 2 + 10 + 1;
+
+    /// A piece of a [`RecordByHand`] line.
+    enum Part {
+        Text(&'static [u8]),
+        Number(u32),
+    }
+
+    impl Part {
+        /// Writes the piece at `line[at..]`; returns where it ends.
+        fn put(self, line: &mut [u8; BY_HAND_LINE], at: usize) -> usize {
+            match self {
+                Part::Text(text) => {
+                    line[at..at + text.len()].copy_from_slice(text);
+                    at + text.len()
+                }
+                Part::Number(mut value) => {
+                    // CAST: The logarithm of a `u32` is at most 9.
+                    let digits = value.checked_ilog10().map_or(1, |log| log as usize + 1);
+                    for slot in line[at..at + digits].iter_mut().rev() {
+                        // CAST: A decimal digit fits in a `u8`.
+                        *slot = b'0' + (value % 10) as u8;
+                        value /= 10;
+                    }
+                    at + digits
+                }
+            }
+        }
+    }
+
+    /// The records of `records`, made by `wrap`.
+    pub(crate) fn records<T>(wrap: impl Fn(Record) -> T) -> Result<KVec<T>> {
         let mut records = KVec::with_capacity(RECORDS as usize, GFP_KERNEL)?;
         for seq in 0..RECORDS {
-            records.push(
-                Record {
-                    seq,
-                    value: 3 * seq,
-                },
-                GFP_KERNEL,
-            )?;
+            let record = Record {
+                seq,
+                value: 3 * seq,
+            };
+            records.push(wrap(record), GFP_KERNEL)?;
         }
         Ok(records)
+    }
+
+    pub(crate) fn records_by_hand() -> Result<KVec<RecordByHand>> {
+        records(RecordByHand)
     }
 
     /// Registers in memory, like the C side's regset over a `kmalloc` buffer.
@@ -326,6 +387,9 @@ struct Bench {
     _records: File<KVec<Record>>,
     #[cfg(not(upstream_debugfs))]
     #[pin]
+    _records_by_hand: File<KVec<RecordByHand>>,
+    #[cfg(not(upstream_debugfs))]
+    #[pin]
     _regs: File<RegisterDump<MemoryRegisters>>,
     #[pin]
     _control: Scope<Control>,
@@ -353,7 +417,9 @@ impl kernel::InPlaceModule for Bench {
                 #[cfg(not(upstream_debugfs))]
                 _x64 <- root.read_write_file(c"x64", Atomic::new(Hex(42))),
                 #[cfg(not(upstream_debugfs))]
-                _records <- root.records_file(c"records", records()?),
+                _records <- root.records_file(c"records", records(|record| record)?),
+                #[cfg(not(upstream_debugfs))]
+                _records_by_hand <- root.records_file(c"records_by_hand", records_by_hand()?),
                 #[cfg(not(upstream_debugfs))]
                 _regs <- root.registers_file(c"regs", RegisterDump::new(&REGISTERS, regs)),
                 _control <- root.scope(control, c"bench", |control, dir| {

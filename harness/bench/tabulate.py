@@ -18,7 +18,8 @@ from collections import defaultdict
 
 LATENCY = ("open_read_close_u64", "pread_u64", "write_u64", "open_read_close_show",
            "pread_show", "pread_blob_4k", "pread_blob_1m", "open_read_close_x64",
-           "write_x64", "open_read_close_records", "slurp_records", "open_read_close_regs")
+           "write_x64", "open_read_close_records", "slurp_records", "slurp_records_by_hand",
+           "open_read_close_regs")
 MEMORY = (("alloc_text", "file"), ("alloc_callback", "file"), ("alloc_binary", "file"),
           ("alloc_scoped", "file"), ("open_u64", "open"), ("open_show", "open"),
           ("open_records", "open"))
@@ -86,6 +87,8 @@ def main():
             # simple_attr files cannot be read at an offset: no C, no ratio.
             c = o_c = u_c = None
             note = "C integer files are not seekable"
+        elif metric == "slurp_records_by_hand":
+            note = "each record put together by hand, not with writeln!"
         rows.append(("latency", metric, "ns/op", o, u, c, o_c, u_c, note))
 
     for metric, unit in MEMORY:
