@@ -26,35 +26,28 @@ build() {
 		>"$LOGS/compile-fail-$name-$variant.log" 2>&1
 }
 
-echo "SELFTEST-BEGIN compile-fail"
-echo "TAP version 13"
-echo "1..$((2 * ${#cases[@]}))"
-n=0
-bad=0
+# rejected CASE: the snippet does not compile, with the error it names.
+rejected() {
+	local expect rc=0 log=$LOGS/compile-fail-$1-rejected.log
+	expect=$(sed -n 's|^//! EXPECT: ||p' "$REPO/$src/$1.rs")
+	build "$1" rejected || rc=$?
+	[ -n "$expect" ] && [ "$rc" != 0 ] && grep -q -E -- "$expect" "$log" && return
+	echo "# exit $rc, expected '$expect'; first errors in $log:"
+	grep -E '^error' "$log" | sed -n '1,5p' | sed 's/^/# /' || true
+	return 1
+}
+
+# allowed CASE: its twin, which keeps the rule, compiles.
+allowed() {
+	build "$1" allowed ALLOWED=1 && return
+	grep -E '^error' "$LOGS/compile-fail-$1-allowed.log" | sed -n '1,5p' | sed 's/^/# /' || true
+	return 1
+}
+
+ktap_begin compile-fail $((2 * ${#cases[@]}))
 for name in "${cases[@]}"; do
-	expect=$(sed -n 's|^//! EXPECT: ||p' "$REPO/$src/$name.rs")
-	log=$LOGS/compile-fail-$name-rejected.log
-	rc=0
-	build "$name" rejected || rc=$?
-	n=$((n + 1))
-	if [ -n "$expect" ] && [ "$rc" != 0 ] && grep -q -E -- "$expect" "$log"; then
-		echo "ok $n $name: rejected with '$expect'"
-	else
-		bad=$((bad + 1))
-		echo "not ok $n $name: rejected with '$expect'"
-		echo "# exit $rc; first errors in $log:"
-		grep -E '^error' "$log" | sed -n '1,5p' | sed 's/^/# /' || true
-	fi
-	rc=0
-	build "$name" allowed ALLOWED=1 || rc=$?
-	n=$((n + 1))
-	if [ "$rc" = 0 ]; then
-		echo "ok $n $name: its twin that keeps the rule compiles"
-	else
-		bad=$((bad + 1))
-		echo "not ok $n $name: its twin that keeps the rule compiles"
-		grep -E '^error' "$LOGS/compile-fail-$name-allowed.log" | sed -n '1,5p' |
-			sed 's/^/# /' || true
-	fi
+	ktap_case "$name: rejected with '$(sed -n 's|^//! EXPECT: ||p' "$REPO/$src/$name.rs")'" \
+		rejected "$name"
+	ktap_case "$name: its twin that keeps the rule compiles" allowed "$name"
 done
-echo "SELFTEST-END compile-fail $([ "$bad" = 0 ] && echo 0 || echo 1)"
+ktap_end

@@ -202,20 +202,6 @@ base_extract() {
 	esac
 }
 
-# cover_closing: the last paragraphs of the cover letters of our exports:
-# what base-commit: names, and where the Signed-off-by goes.
-cover_closing() {
-	echo "The base is $(base_origin); base-commit: below names a reproducible" \
-		"git import of it made by our harness, not a commit of the upstream history." |
-		fmt -w 72
-	cat <<EOF
-
-No patch carries a Signed-off-by: whoever posts the series certifies the
-Developer's Certificate of Origin, with \`git am -s\` or by adding the line
-to each patch below its message.
-EOF
-}
-
 # base_repo: the whole pristine base tree as a git repository whose one
 # commit, tagged "base", is made reproducibly (fixed identity and date: the
 # same package gives the same commit id). `make patches` commits the series
@@ -258,24 +244,6 @@ base_worktree() {
 	fi
 }
 
-# harness_message PATCH: the subject line and body of a patch kept in the
-# repository (harness/patches, harness/upstream-fixes), as a commit message.
-harness_message() {
-	sed -n '/^Subject:/,/^---$/p' "$1" | sed -e '/^---$/d' -e 's/^Subject: \[PATCH\] //'
-}
-
-# series_author: who the exported series are from: PATCH_AUTHOR, else git's
-# identity, else the author of the repository's last commit.
-series_author() {
-	if [ -n "${PATCH_AUTHOR:-}" ]; then
-		echo "$PATCH_AUTHOR"
-	elif git -C "$REPO" var GIT_AUTHOR_IDENT >/dev/null 2>&1; then
-		git -C "$REPO" var GIT_AUTHOR_IDENT | sed 's/> .*/>/'
-	else
-		git -C "$REPO" log -1 --format='%an <%ae>'
-	fi
-}
-
 # Extracts, once, the base tree's own versions of the files we replace, and
 # prints where they are: $CACHE/src/pristine.
 pristine_tree() {
@@ -289,4 +257,37 @@ pristine_tree() {
 		mv "$pristine.tmp" "$pristine"
 	fi
 	echo "$pristine"
+}
+
+# The KTAP of the harness's own checks (its self-test, the base-tree
+# lookup, the compile-fail snippets, the upstream fixes), between the
+# markers the verdict counts, as the guest prints its selftests':
+#   ktap_begin NAME PLAN   the markers' name and the number of cases
+#   ktap_case DESCRIPTION CMD...   one case: ok when CMD succeeds
+#   ktap_end               the end marker, with 1 when a case failed
+# A script that counts its cases before it prints them calls ktap_case
+# into a file, then ktap_begin NAME "$KTAP_N" and prints the file.
+KTAP_N=0
+KTAP_FAILED=0
+ktap_begin() {
+	KTAP_NAME=$1
+	echo "SELFTEST-BEGIN $1"
+	echo "TAP version 13"
+	echo "1..$2"
+}
+
+ktap_case() {
+	local description=$1
+	shift
+	KTAP_N=$((KTAP_N + 1))
+	if "$@"; then
+		echo "ok $KTAP_N $description"
+	else
+		KTAP_FAILED=$((KTAP_FAILED + 1))
+		echo "not ok $KTAP_N $description"
+	fi
+}
+
+ktap_end() {
+	echo "SELFTEST-END $KTAP_NAME $([ "$KTAP_FAILED" = 0 ] && echo 0 || echo 1)"
 }

@@ -65,24 +65,14 @@ source_run() {
 		bash "$REPO/harness/source.sh" >"$dir/out" 2>&1
 }
 
-n=0
-failed=0
-result() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=1
-		sed 's/^/# /' "$3" 2>/dev/null || true
-	fi
-}
-
-# expect CACHE_DIR DESCRIPTION CHECK...: a case passes when CHECK succeeds.
+# expect CACHE_DIR DESCRIPTION CHECK...: a case passes when CHECK
+# succeeds; a failed one shows what source.sh printed.
 expect() {
 	local dir=$1 what=$2
 	shift 2
-	if "$@"; then result 0 "$what"; else result 1 "$what" "$dir/out"; fi
+	local before=$KTAP_FAILED
+	ktap_case "$what" "$@"
+	[ "$KTAP_FAILED" = "$before" ] || sed 's/^/# /' "$dir/out" 2>/dev/null || true
 }
 
 version_is() {
@@ -98,8 +88,7 @@ fake_archive forward linux-source-7.9_7.9.1-1_all.deb linux-source-7.10_7.10.2-1
 fake_archive other73 linux-source-7.3_7.3.9-1_all.deb linux-source-7.10_7.10.2-1_all.deb
 fake_archive none linux-source-6.1_6.1.5-1_all.deb
 
-echo "TAP version 13"
-echo "1..9"
+ktap_begin source-test 9
 
 c=$work/c1
 rc=0
@@ -152,4 +141,5 @@ rc=0
 source_run "$c" none DEBUGFS_BASE="$work/files/$BASE_PACKAGE.tar.xz" || rc=$?
 expect "$c" "so is a tarball with the tested name but not its sha256" \
 	eval '[ $rc != 0 ] && grep -q "sha256 differs" "$c/out"'
-exit "$failed"
+ktap_end
+[ "$KTAP_FAILED" = 0 ]

@@ -8,9 +8,8 @@
 #   1. The series: harness/patches/0001-* (the module pin, shared with our
 #      own series) and harness/upstream-fixes/*.patch, one defect each,
 #      committed on the git import of the pristine base (base_repo in
-#      lib.sh) and exported with git format-patch as patches.sh exports
-#      ours: cover letter, base-commit:, To/Cc from get_maintainer.pl, no
-#      Signed-off-by. checkpatch.pl --strict --codespell on every patch.
+#      lib.sh) and exported as our own series is (harness/series.sh):
+#      cover letter, To/Cc, no Signed-off-by, checkpatch.pl --strict.
 #   2. Two trees, worktrees of that import: the pristine base
 #      ($CACHE/src/upstream-base) and the base with the mails applied by
 #      git am ($CACHE/src/upstream-fixed). Each is built with
@@ -35,6 +34,7 @@
 # the verdict line. The mails go to $CACHE/upstream-fixes/.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$REPO/harness/series.sh"
 
 if [ "${1:-}" = --help ]; then
 	sed -n '3,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
@@ -45,30 +45,19 @@ BUILD=${BUILD:-1}
 out=$CACHE/upstream-fixes
 work=$CACHE/build/upstream-fixes-work
 mkdir -p "$work"
-rm -rf "$out"
-mkdir -p "$out"
+# A run that dies before its end must not leave the last run's results to
+# be counted.
+rm -f "$LOGS/upstream-fixes.log"
 cases=$work/cases
 : >"$cases"
-n=0
 
 # result DESCRIPTION CMD...: one KTAP case for the status of CMD.
 result() {
-	local description=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n $description" >>"$cases"
-	else
-		echo "not ok $n $description" >>"$cases"
-	fi
+	ktap_case "$@" >>"$cases"
 }
 
 patches=("$REPO"/harness/patches/0001-*.patch "$REPO"/harness/upstream-fixes/*.patch)
 base=$(base_repo)
-author=$(series_author)
-email=${author##*<}
-export GIT_AUTHOR_NAME=${author% <*} GIT_COMMITTER_NAME=${author% <*}
-export GIT_AUTHOR_EMAIL=${email%>} GIT_COMMITTER_EMAIL=${email%>}
 # The same patches give the same commits, dated by our last change to them:
 # the mails' Date: is the author date git am gives a maintainer's commits.
 date=$(git -C "$REPO" log -1 --format=%ad --date=raw -- "${patches[@]#"$REPO"/}" 2>/dev/null) ||
@@ -99,34 +88,10 @@ if [ "$BUILD" = 1 ]; then
 	base_worktree "$CACHE/src/upstream-fixed"
 fi
 
-# The maintainers by the pristine base's own MAINTAINERS.
-git -C "$base" diff base upstream-fixes >"$work/series.diff"
-git -C "$base" show base:MAINTAINERS >"$work/MAINTAINERS"
-in_chroot sh -c 'cd /cache/src/linux && perl scripts/get_maintainer.pl --no-git \
-	--no-git-fallback --no-keywords --no-tree \
-	--mpath /cache/build/upstream-fixes-work/MAINTAINERS \
-	/cache/build/upstream-fixes-work/series.diff' \
-	>"$work/maintainers" 2>&1 || die "get_maintainer.pl failed: $(cat "$work/maintainers")"
-mapfile -t to < <(grep '(maintainer:' "$work/maintainers" | sed 's/ (.*//')
-mapfile -t cc < <(grep -v '(maintainer:' "$work/maintainers" | sed 's/ (.*//')
-[ ${#to[@]} -gt 0 ] || die "get_maintainer.pl names no maintainer: $(cat "$work/maintainers")"
-git -C "$base" format-patch -q --cover-letter --base=base -o "$out" --from="$author" \
-	"${to[@]/#/--to=}" "${cc[@]/#/--cc=}" base..upstream-fixes
-mails=("$out"/0*.patch)
-mails=("${mails[@]:1}")
-
-# checkpatch MAIL: --strict and --codespell clean. MISSING_SIGN_OFF is
-# expected: whoever posts the series signs it (see patches.sh). So is
-# UNKNOWN_COMMIT_ID: the ids of Fixes: are those of the original series in
-# the upstream history, which the import of the Debian package lacks.
-checkpatch() {
-	in_chroot perl /cache/src/linux/scripts/checkpatch.pl --no-tree --strict \
-		--codespell --ignore MISSING_SIGN_OFF,UNKNOWN_COMMIT_ID -q \
-		"/cache/upstream-fixes/$(basename "$1")" >"$1.checkpatch" 2>&1 &&
-		! [ -s "$1.checkpatch" ]
-}
-for m in "${mails[@]}"; do
-	result "checkpatch.pl --strict: $(basename "$m")" checkpatch "$m"
+export_series upstream-fixes "$out" || die "the upstream fixes could not be exported"
+checkpatch_mails
+for m in "${MAILS[@]}"; do
+	result "checkpatch.pl --strict: $(basename "$m")" test ! -s "$m.checkpatch"
 done
 
 # The fixed tree is the base with the mails applied by git am; it is made
@@ -137,58 +102,38 @@ apply_mails() {
 		msg "Applying the mails to the pristine base with git am..."
 		git -C "$fixed" am --abort >/dev/null 2>&1 || true
 		git -C "$fixed" reset -q --hard base
-		git -C "$fixed" am -q "${mails[@]}" >"$LOGS/upstream-fixes-am.log" 2>&1 || return 1
+		git -C "$fixed" am -q "${MAILS[@]}" >"$LOGS/upstream-fixes-am.log" 2>&1 || return 1
 	fi
 	[ "$(git -C "$fixed" rev-parse 'HEAD^{tree}')" = "$series_tree" ]
 }
-# Without a build, the mails are applied to the base on an index of their own.
-apply_mails_to_index() {
-	local m
-	GIT_DIR=$base/.git GIT_INDEX_FILE=$work/index-mails git read-tree base || return 1
-	for m in "${mails[@]}"; do
-		GIT_DIR=$base/.git GIT_INDEX_FILE=$work/index-mails git apply --cached "$m" || return 1
-	done
-	[ "$(GIT_DIR=$base/.git GIT_INDEX_FILE=$work/index-mails git write-tree)" = "$series_tree" ]
-}
 if [ "$BUILD" = 1 ]; then
-	result "the ${#mails[@]} mails apply to the pristine base with git am and give the series" \
+	result "the ${#MAILS[@]} mails apply to the pristine base with git am and give the series" \
 		apply_mails
 else
-	result "the ${#mails[@]} mails apply to the pristine base and give the series" \
-		apply_mails_to_index
+	result "the ${#MAILS[@]} mails apply to the pristine base and give the series" \
+		mails_give upstream-fixes
 fi
 
-# write_cover: the cover letter, with what the series fixes and what this
-# run showed (nothing of the boots with BUILD=0).
-write_cover() {
-	local cover=$out/0000-cover-letter.patch fixed_cases base_cases
+# cover_letter: what the series fixes and what this run showed (nothing
+# of the boots with BUILD=0).
+cover_letter() {
+	local fixed base host_ok tested
+	host_ok=$(grep -c '^ok ' "$cases" || true)
 	if [ "$BUILD" = 1 ]; then
-		fixed_cases=$(tr -d '\r' <"$LOGS/upstream-fixed-boot.log" 2>/dev/null | grep -c '^ok ' || true)
-		base_cases=$(grep -c '^ok ' "$LOGS/upstream-defects.log" 2>/dev/null || true)
+		fixed=$(tr -d '\r' <"$LOGS/upstream-fixed-boot.log" 2>/dev/null | grep -c '^ok ' || true)
+		base=$(grep -c '^ok ' "$LOGS/upstream-defects.log" 2>/dev/null || true)
+		tested="Tested on x86_64 under QEMU, on the base with and without the series,
+with a test module that uses only the existing API and a script of eight cases,
+one or two per run-time defect: with the series $fixed of 8 pass; without it
+$base of 8 fail, so each case sees its defect. For patch 3, a scope on borrowed
+data compiles without the series and is rejected with it. Of the checks of the
+series itself (checkpatch.pl --strict, git am on the base, the builds, the
+compile checks), $host_ok of $KTAP_N pass."
+	else
+		tested="This export was not built or booted; checkpatch.pl --strict and
+applying the mails to the base: $host_ok of $KTAP_N checks pass."
 	fi
-	python3 - "$cover" "$(cover_closing)" "${fixed_cases:--}" \
-		"${base_cases:--}" "$(grep -c '^ok ' "$cases")" "$n" <<'EOF'
-import sys
-
-path, closing, fixed, base, host_ok, host_n = sys.argv[1:7]
-import textwrap
-
-if fixed == "-":
-    tested = f"""This export was not built or booted; checkpatch.pl --strict and
-applying the mails to the base: {host_ok} of {host_n} checks pass."""
-else:
-    tested = f"""Tested on x86_64
-under QEMU, on the base with and without the series, with a test module
-that uses only the existing API and a script of eight cases, one or two
-per run-time defect: with the series {fixed} of 8 pass; without it {base}
-of 8 fail, so each case sees its defect. For patch 3, a scope on borrowed
-data compiles without the series and is rejected with it. Of the checks
-of the series itself (checkpatch.pl --strict, git am on the base, the
-builds, the compile checks), {host_ok} of {host_n} pass."""
-tested = textwrap.fill("Each commit message says how to reproduce its defect. "
-                       + " ".join(tested.split()), 72)
-subject = "debugfs, rust: fix five defects of the Rust DebugFS abstraction"
-blurb = f"""\
+	write_cover "$out" "debugfs, rust: fix five defects of the Rust DebugFS abstraction" <<EOF
 These patches fix defects of kernel::debugfs, one each, found while
 writing a test suite for it; the first is in fs/debugfs/:
 
@@ -204,30 +149,21 @@ writing a test suite for it; the first is in fs/debugfs/:
  5. Integer and bool files parse input unlike the C attribute files:
     decimal only, true/false only, EINVAL for out-of-range numbers.
 
-{tested}
-
-{closing}"""
-with open(path) as f:
-    text = f.read()
-text = text.replace("*** SUBJECT HERE ***", subject).replace("*** BLURB HERE ***", blurb)
-with open(path, "w") as f:
-    f.write(text)
+$(echo "Each commit message says how to reproduce its defect. $tested" | fmt -w 72)
 EOF
 }
 
 # print_cases: the KTAP document of the checks above and of steps 2 and 3.
 print_cases() {
 	{
-		echo "SELFTEST-BEGIN upstream-fixes"
-		echo "TAP version 13"
-		echo "1..$n"
+		ktap_begin upstream-fixes "$KTAP_N"
 		cat "$cases"
-		echo "SELFTEST-END upstream-fixes $(grep -q '^not ok' "$cases" && echo 1 || echo 0)"
+		ktap_end
 	} | tee "$LOGS/upstream-fixes.log"
 }
 if [ "$BUILD" != 1 ]; then
 	print_cases
-	write_cover
+	cover_letter
 	exit 0
 fi
 
@@ -236,7 +172,7 @@ fi
 # checkout of the base, and fs/debugfs/, rust/ and samples/rust/ built after
 # each.
 result "bisect: every mail applies with git am and builds on its own" \
-	bash "$REPO/harness/bisect.sh" "$base" "${mails[@]}"
+	bash "$REPO/harness/bisect.sh" "$base" "${MAILS[@]}"
 
 # build_kernel TREE: configure and build the kernel of TREE (upstream-base
 # or upstream-fixed), install its modules, build the test module, and lay
@@ -268,10 +204,10 @@ build_kernel() {
 base_ok=yes
 fixed_ok=yes
 result "build: the pristine base, its samples and the test module" build_kernel upstream-base
-grep -q "^not ok $n " "$cases" && base_ok=no
+grep -q "^not ok $KTAP_N " "$cases" && base_ok=no
 result "build: the base with the fixes, its samples and the test module, no warning" \
 	build_kernel upstream-fixed
-grep -q "^not ok $n " "$cases" && fixed_ok=no
+grep -q "^not ok $KTAP_N " "$cases" && fixed_ok=no
 
 # --- 3. the Scope lifetime fix ----------------------------------------------
 # snippet TREE CASE VARIANT [MAKE_ARGS...]: builds one compile-fail snippet
@@ -321,7 +257,7 @@ if [ -f "$LOGS/upstream-base-boot.log" ]; then
 		on { print }' >"$LOGS/upstream-defects.log"
 fi
 
-write_cover
+cover_letter
 msg "The upstream fixes and their cover letter are in $out."
 
 if [ "${1:-}" = --verdict ]; then
