@@ -23,9 +23,7 @@ set -euo pipefail
 
 H=$REPO/harness
 BOOTS=${BOOTS:-1}
-for step in chroot.sh source.sh overlay.sh; do
-	bash "$H/$step"
-done
+setup
 base_worktree "$CACHE/src/upstream-base"
 
 # build CFG TREE ARGS...: build.sh for CFG from the tree $CACHE/src/TREE.

@@ -25,14 +25,11 @@ RESULTS=$LOGS/check-results.txt
 : >"$RESULTS"
 start=$(now)
 
-for step in chroot.sh source.sh overlay.sh "config.sh test"; do
-	# shellcheck disable=SC2086 # step carries its argument.
-	if ! bash $H/$step; then
-		fail "check: $step"
-		verdict_line
-		exit 2
-	fi
-done
+if ! setup test; then
+	fail "check: setup (toolchain, base tree, configuration)"
+	verdict_line
+	exit 2
+fi
 rc=0
 build_check test "test kernel" bzImage modules || rc=$?
 if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then
@@ -45,27 +42,22 @@ bench_checks test
 
 # The expectations of the test boot, cut down to TESTS when it is set: the
 # runner then reports one case per selected test.
-expect=$H/expect/test-boot
+EXPECT=$LOGS/check-expect
+mkdir -p "$EXPECT"
 args=()
 if [ -n "${TESTS:-}" ]; then
-	expect=$LOGS/check-expect
-	awk -v tests="$TESTS" '
+	expect_lines "$H/expect/test-boot" | awk -v tests="$TESTS" '
 		BEGIN { n = split(tests, t, ","); for (i = 1; i <= n; i++) { sub(/\.sh$/, "", t[i]); want[t[i]] = 1 } }
 		$1 == "kunit" { print; next }
 		$1 == "suite" && ($2 in want) { print; cases++; if ($3 == "skip-all") skips++ }
 		END { printf "suite kselftest %d %d\n", cases, skips }
-	' "$H/expect/test-boot" >"$expect"
+	' >"$EXPECT/check-boot"
 	args=(TESTS="$TESTS")
-fi
-name=check-boot
-rm -f "$LOGS/$name".log "$LOGS/$name"-*
-if bash "$H/boot.sh" test /guest/run-tests.sh "$LOGS/$name.log" \
-	sysctl.vm.mem_profiling=0 DURATION=5 CHURN=300 "${args[@]}"; then
-	pass "check: the guest ran its tests to the end"
 else
-	fail "check: the VM hung, died or did not finish (logs: $LOGS/$name*.log)"
+	expect_lines "$H/expect/test-boot" >"$EXPECT/check-boot"
 fi
-boot_verdict "check" "$expect" "$LOGS/$name.log" "$LOGS/$name-kernel.log"
+# shellcheck disable=SC2086 # the arguments are words.
+boot_and_count test "check" check-boot $TEST_BOOT_ARGS "${args[@]}"
 [ "$failed" = 0 ] || grep '^FAIL' "$RESULTS" || true
 msg "make check took $(($(now) - start)) s; results: $RESULTS"
 verdict_line

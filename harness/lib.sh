@@ -147,15 +147,20 @@ now() {
 	date +%s
 }
 
-# Sets up everything up to a built test kernel, as `make run` and
-# `make bench` need it (warnings in our files are reported, not fatal).
-prepare_test_kernel() {
-	local step
-	for step in chroot.sh source.sh overlay.sh "config.sh test"; do
-		# shellcheck disable=SC2086 # step carries its argument.
-		bash "$REPO"/harness/$step
+# setup CONFIG[:FRAGMENT]...: what every build needs, each step doing
+# only what changed: the toolchain root, the base tree with our files laid
+# in, and the .config of each CONFIG (from harness/configs/FRAGMENT.config,
+# FRAGMENT defaulting to CONFIG). The one chain behind make test, make
+# check, make run and make bench.
+setup() {
+	local step cfg
+	for step in chroot.sh source.sh overlay.sh; do
+		bash "$REPO/harness/$step" || return
 	done
-	bash "$REPO/harness/build.sh" test bzImage modules || [ $? = 3 ]
+	for cfg; do
+		# shellcheck disable=SC2086 # CONFIG and FRAGMENT as two words.
+		bash "$REPO/harness/config.sh" ${cfg/:/ } || return
+	done
 }
 
 # base_archive: the archive the base tree comes from (a linux-source .deb

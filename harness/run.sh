@@ -7,7 +7,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 H=$REPO/harness
-prepare_test_kernel
+setup test
+# Warnings in our files do not stop the demo: make test is where they fail.
+bash "$H/build.sh" test bzImage modules || [ $? = 3 ]
 bash "$H/kselftest.sh" test || [ $? = 3 ]
 
 console=$LOGS/run-console.log

@@ -69,15 +69,11 @@ stage_end() {
 
 # --- setup ------------------------------------------------------------
 stage setup
-for step in "chroot.sh" "source.sh" "overlay.sh" "config.sh test" "config.sh nodebugfs" \
-	"config.sh debug" "config.sh random test" "config.sh arm64" "config.sh arm"; do
-	# shellcheck disable=SC2086 # step carries its argument.
-	if ! bash $H/$step; then
-		fail "setup: $step (nothing could be tested)"
-		setup_failed=yes
-		exit 2
-	fi
-done
+if ! setup test nodebugfs debug random:test arm64 arm; then
+	fail "setup: toolchain root, base tree, configurations (nothing could be tested)"
+	setup_failed=yes
+	exit 2
+fi
 # The newest rustc only builds and lints; without it everything else runs.
 newest_ok=no
 TOOLCHAIN=newest check "setup: newest Debian rustc" \
@@ -303,22 +299,22 @@ stage_end lint
 # --- boot -------------------------------------------------------------
 stage boot
 if [ "$kernel_ok" = yes ]; then
-	# The long phases of the hostile test run in full on the debug kernel.
-	# The benchmark smoke test needs allocation profiling switchable.
-	boot_and_count test "test kernel" test-boot sysctl.vm.mem_profiling=0 DURATION=5 CHURN=300
+	# shellcheck disable=SC2086 # the arguments are words.
+	boot_and_count test "test kernel" test-boot $TEST_BOOT_ARGS
 	# DebugFS disabled at boot: the modules must load and unload as no-ops.
 	boot_and_count test "test kernel, debugfs=off" debugfs-off-boot debugfs=off kunit.enable=0
 else
 	fail "boot: skipped, the test kernel did not build"
 fi
 if [ "$random_ok" = yes ]; then
-	boot_and_count random "test kernel, randomised layouts" random-boot DURATION=5 CHURN=300
+	# shellcheck disable=SC2086 # the arguments are words.
+	boot_and_count random "test kernel, randomised layouts" random-boot $TEST_BOOT_ARGS
 else
 	fail "boot: skipped, the randomised test kernel did not build"
 fi
 if [ "$arm64_ok" = yes ]; then
-	boot_and_count arm64 "arm64 test kernel" arm64-boot sysctl.vm.mem_profiling=0 DURATION=5 \
-		CHURN=300
+	# shellcheck disable=SC2086 # the arguments are words.
+	boot_and_count arm64 "arm64 test kernel" arm64-boot $TEST_BOOT_ARGS
 else
 	fail "boot: skipped, the arm64 test kernel did not build"
 fi

@@ -94,6 +94,12 @@ counted_build() {
 # The guest boot of boot_run; the harness's own test puts a fake in its place.
 BOOT_SCRIPT=$REPO/harness/boot.sh
 
+# The kernel arguments of the test kernel's boots (make test and make
+# check): the benchmark's smoke test needs allocation profiling
+# switchable, and the long phases of the hostile test run in full only on
+# the debug kernel.
+TEST_BOOT_ARGS="sysctl.vm.mem_profiling=0 DURATION=5 CHURN=300"
+
 # boot_and_count CONFIG LABEL NAME KERNEL_ARGS...: one boot running every
 # selftest, counted against harness/expect/NAME. Arguments with '=' and no
 # '.' reach init's environment, hence the selftests' settings. A boot that
@@ -359,6 +365,38 @@ suite_verdict() {
 	fi
 }
 
+# expect_lines FILE: the declarations of the expectations file FILE, with
+# each "include NAME" replaced by the lines of NAME (beside FILE), and a
+# later declaration of a suite (or of KUnit) in place of an earlier one: a
+# suite's counts are declared once for every boot that runs it alike, and
+# a boot that runs it otherwise says so below its include.
+expect_lines() {
+	awk -v dir="$(dirname "$1")" '
+		function take(file,   line, f, r) {
+			while ((r = getline line <file) > 0) {
+				split(line, f)
+				if (f[1] == "include") {
+					take(dir "/" f[2])
+					continue
+				}
+				if (f[1] == "" || f[1] ~ /^#/)
+					continue
+				key = f[1] == "kunit" ? "kunit" : f[1] " " f[2]
+				if (!(key in decl))
+					order[++n] = key
+				decl[key] = line
+			}
+			if (r < 0)
+				order[++n] = "missing " file
+			close(file)
+		}
+		BEGIN {
+			take(ARGV[1])
+			for (i = 1; i <= n; i++)
+				print (order[i] in decl) ? decl[order[i]] : order[i]
+		}' "$1"
+}
+
 # boot_verdict LABEL EXPECT GUEST_LOG KERNEL_LOG: everything one boot must
 # report, as declared in the file EXPECT, and a clean, whole kernel log
 # (KERNEL_LOG "-": there is none, as for the harness's own self-test):
@@ -369,6 +407,8 @@ suite_verdict() {
 boot_verdict() {
 	local label=$1 expect=$2 log=$3 klog=$4 kind a b c declared=" "
 	[ -f "$expect" ] || { fail "$label: no expectations file $expect"; return; }
+	expect_lines "$expect" >"$LOGS/$(basename "$expect").expect"
+	expect=$LOGS/$(basename "$expect").expect
 	if [ ! -r "$log" ]; then
 		fail "$label: no guest log ($log)"
 		log=/dev/null
