@@ -44,6 +44,9 @@ EOF
 kernel_log() {
 	echo "Linux version 7.3.4 (fake) #1 SMP"
 	echo "Command line: console=ttyS0"
+	echo "smp: Brought up 1 node, 2 CPUs"
+	echo "kmemleak: Kernel memory leak detector initialized (mem pool available: 15867)"
+	echo "kmemleak: Automatic memory scanning thread started"
 	kunit_lines
 	echo "Run /init as init process"
 	echo "debugfs: out of free dentries, can not create file 'x'"
@@ -176,6 +179,13 @@ REPORT_SAMPLES=(
 	"kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/kmemleak)"
 	"Kernel panic - not syncing: Fatal exception"
 	"** 12 printk messages dropped **"
+	"Call trace:"
+	"rcu: INFO: rcu_preempt detected expedited stalls on CPUs/tasks: { 1-... } 21 jiffies s: 177"
+	"csd: Detected non-responsive CSD lock (#1) on CPU#0, waiting 5000000032 ns for CPU#01."
+	"csd: CSD lock (#1) got unstuck on CPU#00, CPU#01 released the lock."
+	"kmemleak: Cannot allocate a kmemleak_object structure"
+	"kmemleak: Kernel memory leak detector disabled"
+	"kmemleak: Memory pool empty, consider increasing CONFIG_DEBUG_KMEMLEAK_MEM_POOL_SIZE"
 )
 
 cases() {

@@ -182,15 +182,22 @@ verdict_line() {
 # --- kernel log -------------------------------------------------------------
 
 # What the kernel's own detectors print, anywhere in a boot. The log is the
-# kernel console, captured whole by the host (harness/boot.sh).
+# kernel console, captured whole by the host (harness/boot.sh). A stack dump
+# is a report whatever printed it: x86 heads it "Call Trace:", arm64 "Call
+# trace:". kmemleak that switches itself off (it prints "disabled" only then,
+# or when booted with kmemleak=off, which no boot of ours is) would leave
+# leaks unseen; a stuck CSD lock (kernel/smp.c) is a hang of its own.
 REPORTS='WARNING:|BUG:|kernel BUG at|BUG [^ ]+ \((Not tainted|Tainted)|Oops|general protection'
 REPORTS+='|KASAN:|UBSAN:|KCSAN:|KFENCE:|kmemleak:.*suspected memory leak|unreferenced object'
+REPORTS+='|kmemleak: (Cannot allocate a kmemleak_object|Memory pool empty'
+REPORTS+='|Kernel memory leak detector disabled)'
 REPORTS+='|possible recursive locking|possible circular locking|inconsistent lock state'
 REPORTS+='|suspicious RCU usage|lock held when returning to user space'
-REPORTS+='|INFO: task .* blocked.* for more than|soft lockup|hard LOCKUP|detected stalls? on'
+REPORTS+='|INFO: task .* blocked.* for more than|soft lockup|hard LOCKUP'
+REPORTS+='|detected (expedited )?stalls?[ ,]|csd: .*CSD lock'
 REPORTS+='|workqueue: .* hogged CPU|BUG: workqueue lockup'
 REPORTS+='|sleeping function called from invalid context|refcount_t:|Kernel panic'
-REPORTS+='|cut here|Call Trace:|printk messages dropped'
+REPORTS+='|cut here|Call [Tt]race:|printk messages dropped'
 
 # The line the guest writes to /dev/kmsg last: a log without it was cut off.
 KMSG_END='rust-debugfs-guest: end of tests'
