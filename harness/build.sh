@@ -7,7 +7,7 @@
 # Rust code exactly like rustc and adds the kernel's clippy lints, so one
 # build gives both the objects and the lint results. The log goes to
 # $LOGS/build-<config>[-<module>].log; warnings in our files are tracked across
-# incremental builds by warnings.py.
+# incremental builds by warnings.py, per log.
 #
 # usage: build.sh CONFIG TARGET...
 # exit:  0 built, no warnings in our files; 3 built with warnings in our
@@ -19,14 +19,19 @@ cfg=${1:?usage: $0 CONFIG TARGET...}
 shift
 [ $# -gt 0 ] || die "usage: $0 CONFIG TARGET..."
 
-# One log per configuration and external module (M=), so that building a
-# module does not overwrite the log of its kernel.
-log=$LOGS/build-$cfg.log
+# One log per configuration and external module build, named after its
+# output directory (MO=, else M=), so that building a module does not
+# overwrite the log of its kernel, nor one build of a module (make test
+# builds the benchmark module twice) the log and warnings of another.
+m='' mo=''
 for arg; do
 	case $arg in
-	M=*) log=$LOGS/build-$cfg-$(basename "${arg#M=}").log ;;
+	M=*) m=$(basename "${arg#M=}") ;;
+	MO=*) mo=$(basename "${arg#MO=}") ;;
 	esac
 done
+m=${mo:-$m}
+log=$LOGS/build-$cfg${m:+-$m}.log
 msg "Building '$cfg': $* (log: $log)..."
 start=$(now)
 if ! logged "$log" in_chroot make -C "$KSRC" O="/cache/build/$cfg" \

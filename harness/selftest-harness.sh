@@ -332,6 +332,70 @@ cases() {
 	fi
 }
 
+# --- warnings.py -------------------------------------------------------------------
+
+# clippy_log OBJ [FILE]: what kbuild prints when clippy-driver compiles the
+# module OBJ, with a warning at line 12 of FILE if given.
+clippy_log() {
+	echo "  CLIPPY [M] $1"
+	if [ -n "${2:-}" ]; then
+		echo "warning: unused variable: \`x\`"
+		echo "  --> $2:12:9"
+		echo "   |"
+		echo "12 |     let x = 1;"
+		echo "   |         ^ help: if this is intentional, prefix it with an underscore: \`_x\`"
+		echo
+		echo "warning: 1 warning emitted"
+	fi
+}
+
+# warnings_check CASE WANT LOG...: warnings.py on each fake build log in
+# turn, as build.sh runs it after each build, with one state directory for
+# them all; the last one must exit WANT (1: a warning on record, 0: none).
+warnings_check() {
+	local name=$1 want=$2 log rc=0
+	shift 2
+	rm -rf "$work/warnings"
+	for log; do
+		rc=0
+		python3 "$REPO/harness/warnings.py" "$work/$log" "$work" "$work/warnings" \
+			>"$work/warnings.out" 2>&1 || rc=$?
+	done
+	if [ "$rc" = "$want" ]; then
+		result ok "$name"
+	else
+		result fail "$name"
+		echo "# warnings.py exit $rc, want $want: $(head -c 300 "$work/warnings.out")"
+	fi
+}
+
+warnings_cases() {
+	: >"$RESULTS"
+	clippy_log rust_debugfs_size.o /repo/harness/bench/size/rust_debugfs_size.rs \
+		>"$work/build-size.log"
+	warnings_check "a warning in the code-size probe fails" 1 build-size.log
+
+	{
+		echo "  CC [M]  c_debugfs_bench.o"
+		echo "../repo/harness/bench/c_debugfs_bench.c:42:6: warning: unused variable 'n'"
+		echo "   42 |         int n;"
+		echo "      |             ^"
+		echo "1 warning generated."
+	} >"$work/build-c.log"
+	warnings_check "a clang warning in a C benchmark module fails" 1 build-c.log
+
+	# make test builds the benchmark module twice, into two MO= directories:
+	# the first build warns, the second compiles cleanly; on the rerun the
+	# first compiles nothing, and its warning must still be on record.
+	clippy_log rust_debugfs_bench.o /repo/harness/bench/rust_debugfs_bench.rs \
+		>"$work/build-test-bench.log"
+	clippy_log rust_debugfs_bench.o >"$work/build-test-bench-upstream-api.log"
+	mkdir -p "$work/rerun"
+	echo "  MODPOST Module.symvers" >"$work/rerun/build-test-bench.log"
+	warnings_check "a warning of one of two builds of a module stays on record" 1 \
+		build-test-bench.log build-test-bench-upstream-api.log rerun/build-test-bench.log
+}
+
 # bg_case NAME RC: a boot started in the background with a fake boot.sh
 # that prints a line and exits RC, then counted; what boot_count printed
 # goes to $work/bg.out and the counts to $work/counts.
@@ -400,6 +464,7 @@ FAKE
 # counted after the cases still catches a case that went missing.
 {
 	cases
+	warnings_cases
 	background_cases
 } >"$work/cases"
 echo "SELFTEST-BEGIN selftest-harness"

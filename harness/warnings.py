@@ -3,10 +3,14 @@
 """Track compiler warnings in our files across incremental builds.
 
 Kbuild only recompiles what changed, so a build log holds the warnings of
-the crates compiled in that run only. For each crate of ours this keeps the
-warnings of its last compilation in STATE_DIR/<crate>: when a log shows the
-crate being compiled, its file is replaced; otherwise the old one stands.
-The check fails while any crate has a warning on record.
+the crates (and C modules) compiled in that run only. For each of ours this
+keeps the warnings of its last compilation in STATE_DIR/<log>/<crate>, one
+record per build log: when a log shows the crate being compiled, its file
+is replaced; otherwise the old one stands. A module built twice, into two
+MO= directories with a log each, thus keeps a record per build, and a clean
+compilation in one does not erase a warning of the other. The check fails
+while any crate of this log's build has a warning on record: rustc's and
+clippy's, and clang's in our C modules.
 
 usage: warnings.py BUILD_LOG OBJ_DIR STATE_DIR
 """
@@ -30,6 +34,12 @@ CRATES = {
                          lambda p: p.endswith("samples/rust/rust_debugfs_pci.rs")),
     "rust_debugfs_bench": ("rust_debugfs_bench.o",
                            lambda p: os.path.basename(p) == "rust_debugfs_bench.rs"),
+    "c_debugfs_bench": ("c_debugfs_bench.o",
+                        lambda p: os.path.basename(p) == "c_debugfs_bench.c"),
+    "rust_debugfs_size": ("rust_debugfs_size.o",
+                          lambda p: os.path.basename(p) == "rust_debugfs_size.rs"),
+    "c_debugfs_size": ("c_debugfs_size.o",
+                       lambda p: os.path.basename(p) == "c_debugfs_size.c"),
     "rust_debugfs_test_module": ("rust_debugfs_test_module.o",
                              lambda p: os.path.basename(p) == "rust_debugfs_test_module.rs"),
     "rust_debugfs_fixes": ("rust_debugfs_fixes.o",
@@ -37,13 +47,19 @@ CRATES = {
 }
 
 LOCATION = re.compile(r"^\s*--> (\S+?):(\d+):\d+")
+CLANG = re.compile(r"^(\S+\.c):(\d+):\d+: warning: ")
+SUMMARY = re.compile(r"warning: \d+ warnings? emitted")
 DOCTEST_FN = re.compile(r'^pub extern "C" fn (rust_doctest_\w+)\(')
 
 
 def diagnostics(lines):
-    """Yields (text, path, line) for each rustc warning in a log."""
+    """Yields (text, path, line) for each rustc or clang warning in a log."""
     for i, line in enumerate(lines):
-        if not line.startswith("warning") or re.match(r"warning: \d+ warnings? emitted", line):
+        m = CLANG.match(line)
+        if m:
+            yield "".join(lines[i:i + 3]), m.group(1), int(m.group(2))
+            continue
+        if not line.startswith("warning") or SUMMARY.match(line):
             continue
         for follow in lines[i + 1:i + 4]:
             m = LOCATION.match(follow)
@@ -66,8 +82,15 @@ def doctest_of(obj_dir, line):
     return name or ""
 
 
+def warnings_in(text):
+    """How many warnings a record holds: the first line of each."""
+    return sum(1 for line in text.splitlines()
+               if (line.startswith("warning") and not SUMMARY.match(line)) or CLANG.match(line))
+
+
 def main():
     log, obj_dir, state_dir = sys.argv[1:4]
+    state_dir = os.path.join(state_dir, os.path.basename(log))
     os.makedirs(state_dir, exist_ok=True)
     with open(log, errors="replace") as f:
         lines = f.readlines()
@@ -92,7 +115,7 @@ def main():
     for crate in sorted(os.listdir(state_dir)):
         with open(os.path.join(state_dir, crate)) as f:
             text = f.read()
-        count = text.count("\nwarning") + text.startswith("warning")
+        count = warnings_in(text)
         if count:
             print(f"{crate}: {count} warning(s) on record from its last compilation:")
             print(text)
