@@ -281,6 +281,27 @@ cases() {
 	{ suite_alpha | sed 's/^ok 2 /not ok 2 /'; suite_beta; } | crlf >"$work/guest.log"
 	expect_fail "a failed case fails, named" "alpha: 2 alpha: second"
 
+	# kselftest's runner reports a test that exits 2 (KSFT_XFAIL) as "ok ...
+	# # XFAIL", and exits 0; none of our suites declares an expected
+	# failure. The runner's line alone must fail it, whatever status the
+	# guest gives the suite (run-tests.sh once gave it 0).
+	fresh
+	{
+		printf '%s\n' "SELFTEST-BEGIN kselftest" "TAP version 13" "1..2" \
+			"ok 1 selftests: rust: alpha.sh # XFAIL" "ok 2 selftests: rust: beta.sh # SKIP" \
+			"SELFTEST-END kselftest 0"
+		suite_alpha
+		suite_beta
+	} | crlf >"$work/guest.log"
+	echo "suite kselftest 2 1" >>"$work/expect"
+	expect_fail "a selftest that exits 2 (XFAIL) fails" \
+		"kselftest: 1 selftests: rust: alpha.sh # XFAIL"
+
+	fresh
+	{ suite_alpha | sed 's/^ok 2 alpha: second/& # XFAIL known to fail/'; suite_beta; } |
+		crlf >"$work/guest.log"
+	expect_fail "a case marked XFAIL fails" "alpha: 2 alpha: second # XFAIL"
+
 	fresh
 	{ suite_alpha; suite_beta; suite_beta | sed 's/beta/gamma/'; } | crlf >"$work/guest.log"
 	expect_fail "a suite that is not declared fails" "gamma ran but is not declared"

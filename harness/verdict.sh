@@ -299,7 +299,9 @@ kunit_verdict() {
 # --- selftests --------------------------------------------------------------
 
 # ktap_tally FILE: "PLAN RESULTS PASSED FAILED SKIPPED SKIP_ALL BAIL" of the
-# top-level results of one KTAP document; PLAN is - when there is none.
+# top-level results of one KTAP document; PLAN is - when there is none. An
+# expected failure (# XFAIL, kselftest's exit 2) or an unexpected pass
+# (# XPASS) counts as failed: none of our suites declares one.
 ktap_tally() {
 	awk '
 		/^1\.\.[0-9]+/ {
@@ -307,7 +309,7 @@ ktap_tally() {
 			plan = substr($1, 4) + 0
 			if ($0 ~ /# SKIP/) skip_all = 1
 		}
-		/^ok / { n++; if ($0 ~ /# SKIP/) s++; else p++ }
+		/^ok / { n++; if ($0 ~ /# SKIP/) s++; else if ($0 ~ /# (XFAIL|XPASS)/) f++; else p++ }
 		/^not ok / { n++; f++ }
 		/^Bail out!/ { bail = 1 }
 		END {
@@ -339,12 +341,15 @@ suite_verdict() {
 	# Every case counts, named.
 	while IFS= read -r line; do
 		case $line in
-		"not ok "*) failed=$((failed + 1)); echo "FAIL $label: ${line#not ok }" >>"$RESULTS" ;;
+		"not ok "* | "ok "*"# XFAIL"* | "ok "*"# XPASS"*)
+			failed=$((failed + 1))
+			echo "FAIL $label: ${line#*ok }" >>"$RESULTS"
+			;;
 		"ok "*"# SKIP"*) skipped=$((skipped + 1)); echo "SKIP $label: ${line#ok }" >>"$RESULTS" ;;
 		"ok "*) passed=$((passed + 1)); echo "PASS $label: ${line#ok }" >>"$RESULTS" ;;
 		esac
 	done <"$ktap"
-	[ "$f" = 0 ] || grep '^not ok ' "$ktap" | sed -n '1,30p' >&2 || true
+	[ "$f" = 0 ] || grep -E '^not ok |^ok .*# (XFAIL|XPASS)' "$ktap" | sed -n '1,30p' >&2 || true
 	if [ -z "$status" ]; then
 		fail "$label: cut off: no end marker after $n cases"
 		return

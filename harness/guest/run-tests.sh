@@ -25,6 +25,7 @@ sed -n 's/^\(not \)\{0,1\}ok [0-9]* selftests: [^:]*: \([^ ]*\) *\(.*\)$/\2 \1\3
 	/tmp/kselftest.ktap | while read -r test result; do
 	case $result in
 	"# SKIP"*) rc=4 ;;
+	"# XFAIL"*) rc=2 ;;
 	"not # exit="*) rc=${result#not # exit=} ;;
 	"not # TIMEOUT"*) rc=124 ;;
 	not*) rc=1 ;;
