@@ -166,11 +166,27 @@ stop_background() {
 	done
 }
 
+# descendants PID: every process below PID, from /proc, as procps may be
+# missing. The parent's pid is the second field after the last ')' of
+# /proc/N/stat: the command name before it may hold any character.
 descendants() {
-	local child
-	for child in $(pgrep -P "$1"); do
-		echo "$child"
-		descendants "$child"
+	local -A children=()
+	local stat line ppid pid todo next
+	for stat in /proc/[0-9]*/stat; do
+		read -r line 2>/dev/null <"$stat" || continue
+		line=${line##*) }
+		read -r _ ppid _ <<<"$line"
+		pid=${stat#/proc/}
+		children[$ppid]+="${pid%/stat} "
+	done
+	todo=$1
+	while [ -n "$todo" ]; do
+		next=
+		for pid in $todo; do
+			next+=${children[$pid]:-}
+		done
+		[ -z "$next" ] || echo "$next"
+		todo=$next
 	done
 }
 
