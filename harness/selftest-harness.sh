@@ -330,6 +330,25 @@ cases() {
 	rm "$work/guest.log"
 	expect_fail "a missing guest log fails, and the run goes on" "no guest log"
 
+	# Nothing may be written beside a guest log that is not there: each
+	# declared suite fails, its KTAP file written nowhere (/dev/null- once).
+	fresh
+	rm "$work/guest.log"
+	echo "suite orphan-$$ 1 0" >>"$work/expect"
+	verdict_of
+	if grep -q "^FAIL fake: orphan-$$: did not run" "$RESULTS" &&
+		! compgen -G "/dev/null-orphan-$$*" >/dev/null &&
+		! compgen -G "$work/guest-orphan-$$*" >/dev/null; then
+		result ok "a missing guest log: each suite did not run, and nothing is written for it"
+	else
+		rm -f "/dev/null-orphan-$$.ktap"
+		result fail "a missing guest log: each suite did not run, and nothing is written for it"
+	fi
+
+	fresh
+	expectations | grep -v '^kunit' >"$work/expect"
+	expect_fail "KUnit that runs but is not declared fails" "KUnit ran but is not declared"
+
 	fresh
 	rm "$work/kernel.log"
 	expect_fail "a missing kernel log fails, and the run goes on" "KUnit: no kernel log"

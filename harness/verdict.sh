@@ -341,7 +341,7 @@ suite_verdict() {
 	local label="$1: $3" log=$2 name=$3 want=$4 want_skips=$5
 	local ktap status plan n p f s skip_all bail
 	if [ ! -r "$log" ]; then
-		fail "$label: no guest log ($log)"
+		fail "$label: did not run (no guest log $log)"
 		return
 	fi
 	ktap=${log%.log}-$name.ktap
@@ -431,19 +431,23 @@ expect_lines() {
 #   kunit CASES SKIPS DOCTESTS       KUnit's results in the kernel log
 #   suite NAME CASES SKIPS           a selftest run in the guest
 #   suite NAME skip-all              a selftest that must skip whole
-# A selftest that ran but is not declared is a failure too.
+# A selftest that ran but is not declared is a failure too, and so is KUnit
+# output in the kernel log without a kunit line.
 boot_verdict() {
-	local label=$1 expect=$2 log=$3 klog=$4 kind a b c declared=" "
+	local label=$1 expect=$2 log=$3 klog=$4 kind a b c declared=" " kunit=no
 	[ -f "$expect" ] || { fail "$label: no expectations file $expect"; return; }
 	expect_lines "$expect" >"$LOGS/$(basename "$expect").expect"
 	expect=$LOGS/$(basename "$expect").expect
 	if [ ! -r "$log" ]; then
+		# Each declared suite fails too, as did not run.
 		fail "$label: no guest log ($log)"
-		log=/dev/null
 	fi
 	while read -r kind a b c _; do
 		case $kind in
-		kunit) kunit_verdict "$label" "$klog" "$a" "$b" "$c" ;;
+		kunit)
+			kunit_verdict "$label" "$klog" "$a" "$b" "$c"
+			kunit=yes
+			;;
 		suite)
 			suite_verdict "$label" "$log" "$a" "$b" "$c"
 			declared+="$a "
@@ -452,13 +456,20 @@ boot_verdict() {
 		*) fail "$label: unknown line '$kind $a' in $expect" ;;
 		esac
 	done <"$expect"
-	for name in $(tr -d '\r' <"$log" | sed -n 's/^SELFTEST-BEGIN \([^ ]*\)$/\1/p'); do
-		case $declared in
-		*" $name "*) ;;
-		*) fail "$label: $name ran but is not declared in $expect" ;;
-		esac
-	done
-	[ "$klog" = - ] || kernel_log_verdict "$label" "$klog"
+	if [ -r "$log" ]; then
+		for name in $(tr -d '\r' <"$log" | sed -n 's/^SELFTEST-BEGIN \([^ ]*\)$/\1/p'); do
+			case $declared in
+			*" $name "*) ;;
+			*) fail "$label: $name ran but is not declared in $expect" ;;
+			esac
+		done
+	fi
+	if [ "$klog" != - ]; then
+		if [ "$kunit" = no ] && grep -a -q -E '^(\[[^]]*\])?\s*KTAP version' "$klog" 2>/dev/null; then
+			fail "$label: KUnit ran but is not declared in $expect ($klog)"
+		fi
+		kernel_log_verdict "$label" "$klog"
+	fi
 }
 
 # upstream_fixes_verdict: what harness/upstream-fixes.sh left in $LOGS: the
