@@ -436,6 +436,32 @@ warnings_cases() {
 		build-test-bench.log build-test-bench-upstream-api.log rerun/build-test-bench.log
 }
 
+# --- the Makefile ---------------------------------------------------------------------
+
+# What the harness sets for its own scripts must not come in from the
+# caller: `TOOLCHAIN=newest make test` would test no rustc 1.85.1. make test
+# keeps its boot timeout; make check honours the user's. Stubs stand in for
+# the scripts and record what reaches them.
+makefile_cases() {
+	local vars='^(TOOLCHAIN|KSRC|DEBUGFS_LOCKED|NO_KVM|RESULTS|CONFIG_ONLY|BOOT_TIMEOUT)='
+	mkdir -p "$work/stub"
+	for script in test check; do
+		printf 'env | grep -E "%s" | sort >"%s"\n' "$vars" "$work/stub/$script.env" \
+			>"$work/stub/$script.sh"
+	done
+	: >"$RESULTS"
+	if TOOLCHAIN=newest KSRC=/cache/src/other DEBUGFS_LOCKED=/elsewhere NO_KVM=1 \
+		RESULTS=/tmp/results CONFIG_ONLY=1 BOOT_TIMEOUT=5 MAKEFLAGS='' \
+		make -s --no-print-directory -f "$REPO/Makefile" H="$work/stub" test check \
+		>"$work/stub/make.out" 2>&1 &&
+		[ ! -s "$work/stub/test.env" ] && [ "$(cat "$work/stub/check.env")" = BOOT_TIMEOUT=5 ]; then
+		result ok "make test and make check take no harness-internal variable from outside"
+	else
+		result fail "make test and make check take no harness-internal variable from outside"
+		sed 's/^/# /' "$work/stub/"*.env "$work/stub/make.out"
+	fi
+}
+
 # bg_case NAME RC: a boot started in the background with a fake boot.sh
 # that prints a line and exits RC, then counted; what boot_count printed
 # goes to $work/bg.out and the counts to $work/counts.
@@ -519,6 +545,7 @@ sleepers() {
 {
 	cases
 	warnings_cases
+	makefile_cases
 	background_cases
 } >"$work/cases"
 echo "SELFTEST-BEGIN selftest-harness"
