@@ -460,6 +460,22 @@ makefile_cases() {
 		result fail "make test and make check take no harness-internal variable from outside"
 		sed 's/^/# /' "$work/stub/"*.env "$work/stub/make.out"
 	fi
+	# The commit that logs/verdict.txt names, and whether the files differ.
+	local dir=$work/repo judged head
+	git init -q "$dir"
+	echo one >"$dir/file"
+	git -C "$dir" add file
+	git -C "$dir" -c user.name=t -c user.email=t@t commit -q -m one
+	head=$(git -C "$dir" rev-parse --short HEAD)
+	judged=$(REPO=$dir judged_commit || echo failed)
+	echo two >"$dir/file"
+	judged+=" $(REPO=$dir judged_commit || echo failed)"
+	if [ "$judged" = "$head $head-dirty" ]; then
+		result ok "the verdict names the commit judged, -dirty with changed files"
+	else
+		result fail "the verdict names the commit judged, -dirty with changed files"
+		echo "# judged: $judged"
+	fi
 }
 
 # bg_case NAME RC: a boot started in the background with a fake boot.sh

@@ -58,6 +58,8 @@ on_exit() {
 }
 trap on_exit EXIT
 : >"$RESULTS"
+# What is judged: the files as they are now, before the overlay copies them.
+judged=$(judged_commit)
 
 stage() {
 	STAGE_TIME[$1]=$(now)
@@ -336,5 +338,5 @@ fi
 finished=yes
 verdict_line
 # For the cover letter of `make patches`.
-echo "$(verdict_line) ($(date -u +%F))" >"$LOGS/verdict.txt"
+echo "$(verdict_line) ($(date -u +%F), commit $judged)" >"$LOGS/verdict.txt"
 [ "$failed" = 0 ]

@@ -195,6 +195,15 @@ verdict_line() {
 	echo "$passed passed, $failed failed, $skipped skipped"
 }
 
+# judged_commit: the commit of $REPO a run tests, with "-dirty" when tracked
+# files differ from it ("unknown" outside a git checkout).
+judged_commit() {
+	local commit
+	commit=$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null) || { echo unknown; return; }
+	git -C "$REPO" diff --quiet HEAD -- 2>/dev/null || commit+=-dirty
+	echo "$commit"
+}
+
 # --- kernel log -------------------------------------------------------------
 
 # What the kernel's own detectors print, anywhere in a boot. The log is the
