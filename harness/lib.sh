@@ -249,21 +249,6 @@ base_worktree() {
 	fi
 }
 
-# Extracts, once, the base tree's own versions of the files we replace, and
-# prints where they are: $CACHE/src/pristine.
-pristine_tree() {
-	local pristine=$CACHE/src/pristine
-	if [ ! -f "$pristine/MAINTAINERS" ] || [ ! -f "$pristine/samples/rust/Kconfig" ]; then
-		rm -rf "$pristine" "$pristine.tmp"
-		msg "Extracting the base tree's own kernel::debugfs and samples (once)..." >&2
-		mkdir -p "$pristine.tmp"
-		base_extract "$pristine.tmp" '*/rust/kernel/debugfs*' '*/samples/rust/rust_debugfs*' \
-			'*/MAINTAINERS' '*/samples/rust/Kconfig' '*/samples/rust/Makefile' || return 1
-		mv "$pristine.tmp" "$pristine"
-	fi
-	echo "$pristine"
-}
-
 # The KTAP of the harness's own checks (its self-test, the base-tree
 # lookup, the compile-fail snippets, the upstream fixes), between the
 # markers the verdict counts, as the guest prints its selftests':

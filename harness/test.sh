@@ -155,12 +155,13 @@ fi
 # upstream_samples: upstream 7.3's own two DebugFS samples, taken from the
 # pristine base tree, built as external modules against our kernel::debugfs.
 upstream_samples() {
-	local dir=$CACHE/build/test/upstream-samples pristine
-	pristine=$(pristine_tree) || return 1
+	local dir=$CACHE/build/test/upstream-samples base sample
+	base=$(base_repo) || return 1
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	cp "$pristine"/samples/rust/rust_debugfs.rs "$pristine"/samples/rust/rust_debugfs_scoped.rs \
-		"$dir/" || return 1
+	for sample in rust_debugfs rust_debugfs_scoped; do
+		git -C "$base" show "base:samples/rust/$sample.rs" >"$dir/$sample.rs" || return 1
+	done
 	echo "obj-m += rust_debugfs.o rust_debugfs_scoped.o" >"$dir/Kbuild"
 	in_chroot make -C /cache/src/linux O=/cache/build/test LLVM=1 -j"$JOBS" \
 		M=/cache/build/test/upstream-samples modules >"$LOGS/build-upstream-samples.log" 2>&1
