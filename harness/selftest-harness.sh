@@ -121,19 +121,13 @@ crlf() {
 	sed 's/$/\r/'
 }
 
-# Cases are numbered as they run; the plan is counted before the first.
-n=0
-ok=0
+# result ok|fail DESCRIPTION: one case (lib.sh's ktap_case); a failed one
+# shows what the verdict said.
 result() {
-	n=$((n + 1))
-	if [ "$1" = ok ]; then
-		ok=$((ok + 1))
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		sed 's/^/# /' "$RESULTS" | grep '^# FAIL' | sed -n '1,5p' || true
-		echo "# counts (passed failed skipped): $(cat "$work/counts")"
-	fi
+	ktap_case "$2" [ "$1" = ok ]
+	[ "$1" = ok ] && return
+	sed 's/^/# /' "$RESULTS" | grep '^# FAIL' | sed -n '1,5p' || true
+	echo "# counts (passed failed skipped): $(cat "$work/counts")"
 }
 
 expect_pass() {
@@ -564,9 +558,7 @@ sleepers() {
 	makefile_cases
 	background_cases
 } >"$work/cases"
-echo "SELFTEST-BEGIN selftest-harness"
-echo "TAP version 13"
-echo "1..$n"
+ktap_begin selftest-harness "$KTAP_N"
 cat "$work/cases"
-echo "SELFTEST-END selftest-harness $([ "$ok" = "$n" ] && echo 0 || echo 1)"
+ktap_end
 rm -rf "$work"
