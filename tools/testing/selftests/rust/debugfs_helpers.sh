@@ -98,21 +98,58 @@ have_module() {
 	[ -e "$TESTMOD_DIR/$1.ko" ] || modinfo "$1" >/dev/null 2>&1
 }
 
-# bad_write FILE DESCRIPTION ERRNO FORMAT: a malformed write must fail with
-# ERRNO and leave what the file reads unchanged.
-bad_write() {
-	before=$(hex "$1")
-	got=$(write_at "$1" 0 "$4")
-	check "$2 gives $3" "$got" "$3"
-	check "$2 keeps the value" "$(hex "$1")" "$before"
+# write_refused FILE OFFSET ERRNO FORMAT [VIEW...]: one write(2) of printf
+# FORMAT at byte OFFSET of FILE must fail with ERRNO and leave what the
+# command VIEW prints (by default, hex FILE) as it was. Sets REFUSED_GOT (OK
+# or the errno name), REFUSED_BEFORE and REFUSED_AFTER; fails if either does
+# not hold. The one implementation of a refused write: bad_write reports it.
+write_refused() {
+	wr_file=$1
+	wr_offset=$2
+	wr_errno=$3
+	wr_format=$4
+	shift 4
+	[ "$#" -gt 0 ] || set -- hex "$wr_file"
+	# A view that fails cannot show the value kept: before and after differ.
+	REFUSED_BEFORE=$("$@" 2>&1) || REFUSED_BEFORE="$REFUSED_BEFORE (failed before)"
+	REFUSED_GOT=$(write_at "$wr_file" "$wr_offset" "$wr_format")
+	REFUSED_AFTER=$("$@" 2>&1) || REFUSED_AFTER="$REFUSED_AFTER (failed after)"
+	[ "$REFUSED_GOT" = "$wr_errno" ] && [ "$REFUSED_AFTER" = "$REFUSED_BEFORE" ]
 }
 
-# bad_write_at FILE DESCRIPTION ERRNO OFFSET FORMAT
-bad_write_at() {
-	before=$(hex "$1")
-	got=$(write_at "$1" "$4" "$5")
-	check "$2 gives $3" "$got" "$3"
-	check "$2 keeps the value" "$(hex "$1")" "$before"
+# bad_write [-at OFFSET] [-keeps WHAT] [-one] FILE DESCRIPTION ERRNO FORMAT
+#           [VIEW...]
+# A malformed write (write_refused) as two KTAP cases, "DESCRIPTION gives
+# ERRNO" and "DESCRIPTION keeps WHAT" (by default "the value"), or with -one
+# as the single case DESCRIPTION, for long lists of bad inputs.
+bad_write() {
+	bw_offset=0
+	bw_keeps="the value"
+	bw_one=
+	while :; do
+		case $1 in
+		-at) bw_offset=$2; shift 2 ;;
+		-keeps) bw_keeps=$2; shift 2 ;;
+		-one) bw_one=1; shift ;;
+		*) break ;;
+		esac
+	done
+	bw_file=$1
+	bw_name=$2
+	bw_errno=$3
+	bw_format=$4
+	shift 4
+	if [ -z "$bw_one" ]; then
+		write_refused "$bw_file" "$bw_offset" "$bw_errno" "$bw_format" "$@"
+		check "$bw_name gives $bw_errno" "$REFUSED_GOT" "$bw_errno"
+		check "$bw_name keeps $bw_keeps" "$REFUSED_AFTER" "$REFUSED_BEFORE"
+	elif write_refused "$bw_file" "$bw_offset" "$bw_errno" "$bw_format" "$@"; then
+		ktap_test_pass "$bw_name"
+	else
+		ktap_print_msg "$bw_name: '$bw_format' at $bw_offset: $REFUSED_GOT" \
+			"(want $bw_errno), $REFUSED_BEFORE -> $REFUSED_AFTER"
+		ktap_test_fail "$bw_name"
+	fi
 }
 
 mode_of() {
@@ -140,5 +177,5 @@ bad_unsigned_writes() {
 	bad_write "$f" "$n: too long" EINVAL "$LONG_NUMBER"
 	bad_write "$f" "$n: non-UTF-8" EINVAL '\377'
 	bad_write "$f" "$n: embedded NUL" EINVAL '1\0002'
-	bad_write_at "$f" "$n: write at offset 2" EINVAL 2 '7'
+	bad_write -at 2 "$f" "$n: write at offset 2" EINVAL '7'
 }

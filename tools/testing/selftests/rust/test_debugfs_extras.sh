@@ -101,7 +101,7 @@ run_yes_no() {
 	bad_write "$d/flag" "flag: too long" EINVAL "$LONG_NUMBER"
 	bad_write "$d/flag" "flag: non-UTF-8" EINVAL '\377'
 	bad_write "$d/flag" "flag: embedded NUL" EINVAL 'y\000'
-	bad_write_at "$d/flag" "flag: write at offset 1" EINVAL 1 'n'
+	bad_write -at 1 "$d/flag" "flag: write at offset 1" EINVAL 'n'
 }
 
 run_space_separated() {
@@ -130,10 +130,10 @@ run_str() {
 	bad_write "$f" "label: one page" E2BIG "$(repeat 4096 p)"
 	bad_write "$f" "label: more than a page" E2BIG "$(repeat 5000 p)"
 	bad_write "$f" "label: 64 KiB" E2BIG "$(repeat 64 "$(repeat 1024 k)")"
-	bad_write_at "$f" "label: append at its end" EINVAL 5 'x'
-	bad_write_at "$f" "label: write at offset 1" EINVAL 1 'x'
-	bad_write_at "$f" "label: write at offset 4096" EINVAL 4096 'x'
-	bad_write_at "$f" "label: white space at offset 2" EINVAL 2 ' '
+	bad_write -at 5 "$f" "label: append at its end" EINVAL 'x'
+	bad_write -at 1 "$f" "label: write at offset 1" EINVAL 'x'
+	bad_write -at 4096 "$f" "label: write at offset 4096" EINVAL 'x'
+	bad_write -at 2 "$f" "label: white space at offset 2" EINVAL ' '
 	check "label: faulting buffer" "$("$IO" "$f" pwrite-fault:0:8:4)" \
 		"pwrite-fault:0:8:4: EFAULT"
 	check "label: faulting buffer keeps the value" "$(cat "$f")" port0

@@ -52,37 +52,22 @@ F=$T/files
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-
-
-
-
-
-# malformed NAME FILE READBACK < CASES: each line of CASES is
-# "ERRNO OFFSET FORMAT"; writing FORMAT at OFFSET must fail with ERRNO and
-# leave what READBACK (a file) shows unchanged. One KTAP case per line.
+# malformed NAME FILE < CASES: each line of CASES is "ERRNO OFFSET FORMAT";
+# writing FORMAT at OFFSET must fail with ERRNO and leave what FILE reads
+# unchanged. One KTAP case per line, for the first BAD_INPUTS lines.
 malformed() {
 	name=$1
 	file=$2
-	readback=$3
 	n=0
 	while read -r errno offset format; do
 		[ "$format" = "''" ] && format=
 		[ "$n" -ge "$BAD_INPUTS" ] && break
 		n=$((n + 1))
-		before=$(hex "$readback")
-		got=$(write_at "$file" "$offset" "$format")
-		after=$(hex "$readback")
-		if [ "$got" = "$errno" ] && [ "$after" = "$before" ]; then
-			ktap_test_pass "$name: bad input $n gives $errno"
-		else
-			ktap_print_msg "$name: input '$format' at $offset: $got (want $errno)," \
-				"value $before -> $after"
-			ktap_test_fail "$name: bad input $n gives $errno"
-		fi
+		bad_write -one -at "$offset" "$file" "$name: bad input $n gives $errno" \
+			"$errno" "$format"
 	done
 	echo "$name $n" >>"$TMP/bad-input-counts"
 }
-
 
 # Inputs no integer parser accepts: EINVAL for kstrto* and FromStr alike.
 not_numbers() {
@@ -166,8 +151,12 @@ callback_cases() {
 	done
 }
 
+# What control/status shows of text_wo, which cannot be read back.
+text_wo_value() {
+	sed -n 's/^text_wo: //p' "$T/control/status"
+}
+
 run_bad_input() {
-	# text_wo cannot be read back: control/status shows its value.
 	{ unsigned_cases; echo "ERANGE 0 18446744073709551616"
 	  echo "ERANGE 0 0x10000000000000000"; } \
 		>"$TMP/cases.text_wo"
@@ -176,13 +165,11 @@ run_bad_input() {
 		[ "$s" = "''" ] && s=
 		[ "$k" -ge "$BAD_INPUTS" ] && break
 		k=$((k + 1))
-		before=$(sed -n 's/^text_wo: //p' "$T/control/status")
-		got=$(write_at "$F/text_wo" "$o" "$s")
-		after=$(sed -n 's/^text_wo: //p' "$T/control/status")
-		if [ "$got" = "$e" ] && [ "$after" = "$before" ]; then
+		if write_refused "$F/text_wo" "$o" "$e" "$s" text_wo_value; then
 			echo ok
 		else
-			echo "not ok '$s' at $o: $got (want $e), $before -> $after"
+			echo "not ok '$s' at $o: $REFUSED_GOT (want $e)," \
+				"$REFUSED_BEFORE -> $REFUSED_AFTER"
 		fi
 	done <"$TMP/cases.text_wo" >"$TMP/text_wo.results"
 	n=$(wc -l <"$TMP/text_wo.results")
@@ -201,30 +188,30 @@ run_bad_input() {
 		echo "ERANGE 0 $s"
 	  done; } \
 		>"$TMP/cases.i32"
-	malformed "text_rw (i32)" "$F/text_rw" "$F/text_rw" <"$TMP/cases.i32"
+	malformed "text_rw (i32)" "$F/text_rw" <"$TMP/cases.i32"
 	{ unsigned_cases
 	  for s in 256 0x100 1000 0400 65536 18446744073709551615; do echo "ERANGE 0 $s"; done; } \
 		>"$TMP/cases.u8"
-	malformed "u8_rw (core AtomicU8)" "$F/u8_rw" "$F/u8_rw" <"$TMP/cases.u8"
+	malformed "u8_rw (core AtomicU8)" "$F/u8_rw" <"$TMP/cases.u8"
 	{ not_numbers; c_only_invalid
 	  for s in 128 -129 0x80 255 1000 -0x81; do echo "ERANGE 0 $s"; done; } >"$TMP/cases.i8"
-	malformed "i8_rw (core AtomicI8)" "$F/i8_rw" "$F/i8_rw" <"$TMP/cases.i8"
+	malformed "i8_rw (core AtomicI8)" "$F/i8_rw" <"$TMP/cases.i8"
 	bool_cases >"$TMP/cases.bool"
-	malformed "bool_rw (Atomic<bool>)" "$F/bool_rw" "$F/bool_rw" <"$TMP/cases.bool"
+	malformed "bool_rw (Atomic<bool>)" "$F/bool_rw" <"$TMP/cases.bool"
 	{ not_numbers; c_only_invalid
 	  for s in 9223372036854775808 -9223372036854775809 0x8000000000000000; do
 		echo "ERANGE 0 $s"
 	  done; } >"$TMP/cases.mutex"
-	malformed "mutex_rw (Mutex<i64>)" "$F/mutex_rw" "$F/mutex_rw" <"$TMP/cases.mutex"
+	malformed "mutex_rw (Mutex<i64>)" "$F/mutex_rw" <"$TMP/cases.mutex"
 	# A driver's own AtomicType parses with FromStr.
 	for s in '\n' medium Low LOW 'low\n\n' '\040low' 'low\040' 1 '\377' 'lo\000w' off.; do
 		echo "EINVAL 0 $s"
 	done >"$TMP/cases.level"
-	malformed "level_rw (Atomic<Level>)" "$F/level_rw" "$F/level_rw" <"$TMP/cases.level"
+	malformed "level_rw (Atomic<Level>)" "$F/level_rw" <"$TMP/cases.level"
 	binary_cases >"$TMP/cases.binary"
-	malformed "binary_rw (Mutex<[u8; 16]>)" "$F/binary_rw" "$F/binary_rw" <"$TMP/cases.binary"
+	malformed "binary_rw (Mutex<[u8; 16]>)" "$F/binary_rw" <"$TMP/cases.binary"
 	callback_cases >"$TMP/cases.callback"
-	malformed "callback_rw" "$F/callback_rw" "$F/callback_rw" <"$TMP/cases.callback"
+	malformed "callback_rw" "$F/callback_rw" <"$TMP/cases.callback"
 
 	for name in "text_rw (i32)" "u8_rw (core AtomicU8)" "i8_rw (core AtomicI8)" \
 		"bool_rw (Atomic<bool>)" "mutex_rw (Mutex<i64>)" \

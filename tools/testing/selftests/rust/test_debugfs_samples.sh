@@ -38,26 +38,25 @@ bad_binary_writes() {
 	n=$2
 	size=$3
 	bad_write "$f" "$n: one byte too many" EFBIG "$(repeat $((size + 1)) x)"
-	bad_write_at "$f" "$n: full size at offset 1" EFBIG 1 "$(repeat "$size" y)"
-	bad_write_at "$f" "$n: two bytes at the last" EFBIG $((size - 1)) 'ab'
-	bad_write_at "$f" "$n: three bytes at two before the end" EFBIG $((size - 2)) 'abc'
+	bad_write -at 1 "$f" "$n: full size at offset 1" EFBIG "$(repeat "$size" y)"
+	bad_write -at $((size - 1)) "$f" "$n: two bytes at the last" EFBIG 'ab'
+	bad_write -at $((size - 2)) "$f" "$n: three bytes at two before the end" EFBIG 'abc'
 	for offset in "$size" $((size + 1)) 100000 4294967296 1099511627776; do
-		bad_write_at "$f" "$n: one byte at $offset" EFBIG "$offset" 'z'
+		bad_write -at "$offset" "$f" "$n: one byte at $offset" EFBIG 'z'
 	done
-	bad_write_at "$f" "$n: NUL bytes past the end" EFBIG "$size" '\000\000'
-	bad_write_at "$f" "$n: non-UTF-8 past the end" EFBIG "$size" '\377'
+	bad_write -at "$size" "$f" "$n: NUL bytes past the end" EFBIG '\000\000'
+	bad_write -at "$size" "$f" "$n: non-UTF-8 past the end" EFBIG '\377'
 }
 
-# Malformed writes to a write-only control file of the scoped sample; the
-# devices under dynamic/ must stay as they were.
+# What the scoped sample has under dynamic/, for malformed writes to its
+# write-only control files that must leave it as it was.
+list_dynamic() {
+	ls "$d/dynamic" | tr '\n' ' '
+}
+
+# bad_control FILE DESCRIPTION ERRNO FORMAT
 bad_control() {
-	f=$1
-	n=$2
-	errno=$3
-	format=$4
-	before=$(ls "$d/dynamic" | tr '\n' ' ')
-	check "$n gives $errno" "$(write_at "$f" 0 "$format")" "$errno"
-	check "$n keeps dynamic/" "$(ls "$d/dynamic" | tr '\n' ' ')" "$before"
+	bad_write -keeps dynamic/ "$@" list_dynamic
 }
 
 run_platform_sample() {
@@ -112,7 +111,7 @@ run_platform_sample() {
 	bad_write "$d/pair" "pair: non-UTF-8" EINVAL '1 \377'
 	bad_write "$d/pair" "pair: embedded NUL" EINVAL '1\000 2'
 	bad_write "$d/pair" "pair: hex is not FromStr" EINVAL '0x1 2'
-	bad_write_at "$d/pair" "pair: write at offset 1" EINVAL 1 '5 6'
+	bad_write -at 1 "$d/pair" "pair: write at offset 1" EINVAL '5 6'
 
 	check "array_blob: initial" "$(hex "$d/array_blob")" 01020304
 	check "array_blob: read at offset 1" "$(hex "$d/array_blob" 1)" 020304
