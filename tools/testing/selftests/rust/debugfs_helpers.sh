@@ -21,6 +21,7 @@ errno_of() {
 	*"Device or resource busy") echo EBUSY ;;
 	*"Argument list too long") echo E2BIG ;;
 	*"No such device") echo ENODEV ;;
+	*"Is a directory") echo EISDIR ;;
 	*) echo "UNKNOWN($1)" ;;
 	esac
 }
@@ -36,9 +37,31 @@ write_at() {
 	errno_of "${err##*: }"
 }
 
-# hex FILE [SKIP [COUNT]]: the bytes of FILE from SKIP on, as one hex string.
+# dd_read OUT OPERAND...: dd with OPERANDs (if=, bs=, skip=, count=; standard
+# input without if=) into the file OUT. A failed read prints "read error:
+# ERRNO" and fails, so that it cannot pass for an empty read at end of file.
+dd_read() {
+	dd_out=$1
+	shift
+	if dd_err=$(dd "$@" of="$dd_out" 2>&1); then
+		return 0
+	fi
+	dd_err=$(echo "$dd_err" | grep -v 'records\|bytes\|copied' | head -n 1)
+	echo "read error: $(errno_of "${dd_err##*: }")"
+	return 1
+}
+
+# read_dd OPERAND...: what dd reads with OPERANDs (see dd_read), or "read
+# error: ERRNO".
+read_dd() {
+	dd_read "$TMP/read_dd" "$@" && cat "$TMP/read_dd"
+}
+
+# hex FILE [SKIP [COUNT]]: the bytes of FILE from SKIP on, as one hex string;
+# "read error: ERRNO" if the read fails.
 hex() {
-	dd if="$1" bs=1 skip="${2:-0}" ${3:+count=$3} 2>/dev/null | od -An -v -tx1 | tr -d ' \n'
+	dd_read "$TMP/hex" if="$1" bs=1 skip="${2:-0}" ${3:+count=$3} &&
+		od -An -v -tx1 <"$TMP/hex" | tr -d ' \n'
 }
 
 # check DESCRIPTION ACTUAL EXPECTED: one KTAP case.

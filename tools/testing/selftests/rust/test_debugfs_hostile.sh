@@ -276,7 +276,7 @@ long_ticket() {
 reads_match() {
 	cat "$2" >"$TMP/reads.got"
 	check "$1, read whole" "$(cmp "$3" "$TMP/reads.got" && echo same)" same
-	dd if="$2" of="$TMP/reads.got" bs="$4" 2>/dev/null
+	err=$(dd_read "$TMP/reads.got" if="$2" bs="$4") || echo "$err" >"$TMP/reads.got"
 	check "$1, read in $4-byte pieces" "$(cmp "$3" "$TMP/reads.got" && echo same)" same
 }
 
@@ -286,12 +286,12 @@ run_text_reads() {
 	a=$(cat "$F/ticket_ro")
 	check "ticket_ro: one rendering per cat" "$(cat "$F/ticket_ro")" $((a + 1))
 	check "ticket_ro: read byte by byte sees one rendering" \
-		"$(dd if="$F/ticket_ro" bs=1 2>/dev/null)" $((a + 2))
+		"$(read_dd if="$F/ticket_ro" bs=1)" $((a + 2))
 	check "ticket_ro: read from offset 1 renders afresh" \
-		"$(dd if="$F/ticket_ro" bs=1 skip=1 2>/dev/null)" "$(echo $((a + 3)) | cut -c2-)"
+		"$(read_dd if="$F/ticket_ro" bs=1 skip=1)" "$(echo $((a + 3)) | cut -c2-)"
 	exec 3<"$F/ticket_ro"
-	whole=$(dd bs=64 count=1 <&3 2>/dev/null)
-	rest=$(dd bs=64 count=1 <&3 2>/dev/null)
+	whole=$(read_dd bs=64 count=1 <&3)
+	rest=$(read_dd bs=64 count=1 <&3)
 	exec 3<&-
 	check "ticket_ro: whole read on a held descriptor" "$whole" $((a + 4))
 	check "ticket_ro: then end of file" "$rest" ""
@@ -306,13 +306,13 @@ run_text_reads() {
 	check "ticket_long_ro: longer than 128 bytes, one rendering" \
 		"$([ ${#l} -gt 128 ] && echo yes)$l" "yes$(long_ticket "$n")"
 	check "ticket_long_ro: read in 7-byte pieces sees one rendering" \
-		"$(dd if="$F/ticket_long_ro" bs=7 2>/dev/null)" "$(long_ticket $((n + 2)))"
+		"$(read_dd if="$F/ticket_long_ro" bs=7)" "$(long_ticket $((n + 2)))"
 	check "ticket_long_ro: read from offset 9 renders afresh" \
-		"$(dd if="$F/ticket_long_ro" bs=1 skip=9 2>/dev/null)" \
+		"$(read_dd if="$F/ticket_long_ro" bs=1 skip=9)" \
 		"$(long_ticket $((n + 4)) | tail -c +10)"
 	exec 3<"$F/ticket_long_ro"
-	whole=$(dd bs=4096 count=1 <&3 2>/dev/null)
-	rest=$(dd bs=4096 count=1 <&3 2>/dev/null)
+	whole=$(read_dd bs=4096 count=1 <&3)
+	rest=$(read_dd bs=4096 count=1 <&3)
 	exec 3<&-
 	check "ticket_long_ro: whole read, then end of file" "$whole|$rest" \
 		"$(long_ticket $((n + 6)))|"
@@ -342,10 +342,10 @@ run_text_reads() {
 	reads_match "spinlocked_ro: 16 KiB rendered under a spinlock" "$F/spinlocked_ro" \
 		"$TMP/spinlocked.want" 1000
 	check "spinlocked_ro: read byte by byte" \
-		"$(dd if="$F/spinlocked_ro" bs=1 count=300 2>/dev/null)" \
+		"$(read_dd if="$F/spinlocked_ro" bs=1 count=300)" \
 		"$(head -c 300 "$TMP/spinlocked.want")"
 	check "spinlocked_ro: read from offset 8192" \
-		"$(dd if="$F/spinlocked_ro" bs=4096 skip=2 2>/dev/null | md5sum)" \
+		"$(read_dd if="$F/spinlocked_ro" bs=4096 skip=2 | md5sum)" \
 		"$(tail -c +8193 "$TMP/spinlocked.want" | md5sum)"
 	check "spinlocked_ro: no kernel report while rendering under a spinlock" \
 		"$(kernel_reports)" "$reports"
@@ -376,11 +376,11 @@ run_records_reads() {
 	done >"$TMP/records.want"
 	reads_match "records_ro: a record longer than a page included" "$f" \
 		"$TMP/records.want" 4093
-	check "records_ro: 7-byte reads" "$(dd if="$f" bs=7 count=300 2>/dev/null | md5sum)" \
+	check "records_ro: 7-byte reads" "$(read_dd if="$f" bs=7 count=300 | md5sum)" \
 		"$(head -c 2100 "$TMP/records.want" | md5sum)"
 	# Record 1500 starts at 7500: a seek into it, and one past it.
 	for offset in 7600 13506; do
-		expected=$(dd if="$TMP/records.want" bs=1 skip="$offset" count=20 2>/dev/null |
+		expected=$(read_dd if="$TMP/records.want" bs=1 skip="$offset" count=20 |
 			tr '\n' '|' | sed 's/|/\\n/g')
 		got=$("$DIR/debugfs_io" "$f" "lseek:$offset" read:20 | sed -n 2p)
 		check "records_ro: lseek to $offset then read" "$got" "read:20: 20 $expected"
@@ -433,7 +433,7 @@ run_unload_open() {
 	ktap_print_msg "rmmod said: $err"
 	check "open text file still reads" "$(cat <&3)" 42
 	check "open binary file still reads" \
-		"$(dd bs=16 count=1 <&7 2>/dev/null | od -An -tx1 | tr -d ' \n')" \
+		"$(dd_read "$TMP/held" bs=16 count=1 <&7 && od -An -v -tx1 <"$TMP/held" | tr -d ' \n')" \
 		00000000000000000000000000000000
 	exec 3<&- 4<&- 5>&- 6<&- 7<&- 8<&- 9>&-
 	check "rmmod works once all are closed" \

@@ -123,7 +123,7 @@ run_platform_sample() {
 	check "array_blob: read back whole" "$(hex "$d/array_blob")" aabbccdd
 	bad_binary_writes "$d/array_blob" array_blob 4
 
-	check "vector_blob: size" "$(dd if="$d/vector_blob" bs=4096 2>/dev/null | wc -c)" 4096
+	check "vector_blob: size" "$(read_dd if="$d/vector_blob" bs=4096 | wc -c)" 4096
 	check "vector_blob: all 0x42" "$(hex "$d/vector_blob")" "$(repeat 4096 42)"
 	dd if=/dev/urandom of="$TMP/page" bs=4096 count=1 2>/dev/null
 	dd if="$TMP/page" of="$d/vector_blob" bs=4096 conv=notrunc 2>/dev/null
