@@ -21,6 +21,7 @@ errno_of() {
 	*"Device or resource busy") echo EBUSY ;;
 	*"Argument list too long") echo E2BIG ;;
 	*"No such device") echo ENODEV ;;
+	*"Operation not permitted") echo EPERM ;;
 	*"Is a directory") echo EISDIR ;;
 	*) echo "UNKNOWN($1)" ;;
 	esac
@@ -98,9 +99,24 @@ wait_for_line() {
 }
 
 # kernel_reports: how many lines of the kernel log are reports of the
-# kernel's own detectors (warnings, BUGs, Oopses, sanitizers, lockdep).
+# kernel's own detectors: REPORTS of harness/verdict.sh (warnings, BUGs,
+# Oopses, sanitizers, kmemleak, lockdep, RCU, hangs, lockups, sleeping in
+# atomic context, refcounts, panics, dropped messages), and arm64's
+# "Call trace:". A log that cannot be read gives no number.
+REPORTS='WARNING:|BUG:|kernel BUG at|BUG [^ ]+ \((Not tainted|Tainted)|Oops|general protection'
+REPORTS="$REPORTS"'|KASAN:|UBSAN:|KCSAN:|KFENCE:|kmemleak:.*suspected memory leak|unreferenced object'
+REPORTS="$REPORTS"'|possible recursive locking|possible circular locking|inconsistent lock state'
+REPORTS="$REPORTS"'|suspicious RCU usage|lock held when returning to user space'
+REPORTS="$REPORTS"'|INFO: task .* blocked.* for more than|soft lockup|hard LOCKUP|detected stalls? on'
+REPORTS="$REPORTS"'|workqueue: .* hogged CPU|BUG: workqueue lockup'
+REPORTS="$REPORTS"'|sleeping function called from invalid context|refcount_t:|Kernel panic'
+REPORTS="$REPORTS"'|cut here|Call Trace:|Call trace:|printk messages dropped'
 kernel_reports() {
-	dmesg | grep -c -E 'WARNING:|BUG|Oops|KASAN|UBSAN|refcount_t|Call Trace|suspicious RCU'
+	if dmesg >"$TMP/dmesg"; then
+		grep -c -E "$REPORTS" "$TMP/dmesg"
+	else
+		echo "no kernel log (dmesg failed)"
+	fi
 }
 
 # The test module, as kselftest installs it (TEST_GEN_MODS_DIR).
