@@ -69,6 +69,12 @@ malformed() {
 	echo "$name $n" >>"$TMP/bad-input-counts"
 }
 
+# cases_of FILE: how many cases malformed runs from the cases in FILE.
+cases_of() {
+	n=$(wc -l <"$1")
+	echo $((n < BAD_INPUTS ? n : BAD_INPUTS))
+}
+
 # Inputs no integer parser accepts: EINVAL for kstrto* and FromStr alike.
 not_numbers() {
 	for s in '\n' 'abc' '12abc' 'x5' '5x' '0xg' '0x5g' '0xx5' '1\0402' '\0405' '5\040' \
@@ -151,15 +157,52 @@ callback_cases() {
 	done
 }
 
+# The bad inputs of each file type, into $TMP/cases.TYPE.
+make_bad_inputs() {
+	{ unsigned_cases; echo "ERANGE 0 18446744073709551616"
+	  echo "ERANGE 0 0x10000000000000000"; } \
+		>"$TMP/cases.text_wo"
+	{ not_numbers; c_only_invalid
+	  for s in 2147483648 -2147483649 0x80000000 4294967296 99999999999; do
+		echo "ERANGE 0 $s"
+	  done; } \
+		>"$TMP/cases.i32"
+	{ unsigned_cases
+	  for s in 256 0x100 1000 0400 65536 18446744073709551615; do echo "ERANGE 0 $s"; done; } \
+		>"$TMP/cases.u8"
+	{ not_numbers; c_only_invalid
+	  for s in 128 -129 0x80 255 1000 -0x81; do echo "ERANGE 0 $s"; done; } >"$TMP/cases.i8"
+	bool_cases >"$TMP/cases.bool"
+	{ not_numbers; c_only_invalid
+	  for s in 9223372036854775808 -9223372036854775809 0x8000000000000000; do
+		echo "ERANGE 0 $s"
+	  done; } >"$TMP/cases.mutex"
+	# A driver's own AtomicType parses with FromStr.
+	for s in '\n' medium Low LOW 'low\n\n' '\040low' 'low\040' 1 '\377' 'lo\000w' off.; do
+		echo "EINVAL 0 $s"
+	done >"$TMP/cases.level"
+	binary_cases >"$TMP/cases.binary"
+	callback_cases >"$TMP/cases.callback"
+}
+
 # What control/status shows of text_wo, which cannot be read back.
 text_wo_value() {
 	sed -n 's/^text_wo: //p' "$T/control/status"
 }
 
+# The cases of run_bad_input: one per bad input of each readable type (the
+# first BAD_INPUTS), one for all of text_wo's, the "at least 60" of each
+# readable type but level_rw when all are tried, and 16 more.
+bad_input_cases() {
+	n=$((1 + 16))
+	for t in i32 u8 i8 bool mutex level binary callback; do
+		n=$((n + $(cases_of "$TMP/cases.$t")))
+	done
+	[ "$BAD_INPUTS" -ge 60 ] && n=$((n + 7))
+	echo "$n"
+}
+
 run_bad_input() {
-	{ unsigned_cases; echo "ERANGE 0 18446744073709551616"
-	  echo "ERANGE 0 0x10000000000000000"; } \
-		>"$TMP/cases.text_wo"
 	k=0
 	while read -r e o s; do
 		[ "$s" = "''" ] && s=
@@ -181,36 +224,15 @@ run_bad_input() {
 		"$bad $([ "$n" -ge "$enough" ] && echo enough)" "0 enough"
 	echo "text_wo $n" >>"$TMP/bad-input-counts"
 
-	# Each generator writes its cases to a file, fed to malformed() by
-	# redirection: a pipeline would run it in a subshell and lose the counts.
-	{ not_numbers; c_only_invalid
-	  for s in 2147483648 -2147483649 0x80000000 4294967296 99999999999; do
-		echo "ERANGE 0 $s"
-	  done; } \
-		>"$TMP/cases.i32"
+	# malformed() reads its cases by redirection: a pipeline would run it in
+	# a subshell and lose the counts.
 	malformed "text_rw (i32)" "$F/text_rw" <"$TMP/cases.i32"
-	{ unsigned_cases
-	  for s in 256 0x100 1000 0400 65536 18446744073709551615; do echo "ERANGE 0 $s"; done; } \
-		>"$TMP/cases.u8"
 	malformed "u8_rw (core AtomicU8)" "$F/u8_rw" <"$TMP/cases.u8"
-	{ not_numbers; c_only_invalid
-	  for s in 128 -129 0x80 255 1000 -0x81; do echo "ERANGE 0 $s"; done; } >"$TMP/cases.i8"
 	malformed "i8_rw (core AtomicI8)" "$F/i8_rw" <"$TMP/cases.i8"
-	bool_cases >"$TMP/cases.bool"
 	malformed "bool_rw (Atomic<bool>)" "$F/bool_rw" <"$TMP/cases.bool"
-	{ not_numbers; c_only_invalid
-	  for s in 9223372036854775808 -9223372036854775809 0x8000000000000000; do
-		echo "ERANGE 0 $s"
-	  done; } >"$TMP/cases.mutex"
 	malformed "mutex_rw (Mutex<i64>)" "$F/mutex_rw" <"$TMP/cases.mutex"
-	# A driver's own AtomicType parses with FromStr.
-	for s in '\n' medium Low LOW 'low\n\n' '\040low' 'low\040' 1 '\377' 'lo\000w' off.; do
-		echo "EINVAL 0 $s"
-	done >"$TMP/cases.level"
 	malformed "level_rw (Atomic<Level>)" "$F/level_rw" <"$TMP/cases.level"
-	binary_cases >"$TMP/cases.binary"
 	malformed "binary_rw (Mutex<[u8; 16]>)" "$F/binary_rw" <"$TMP/cases.binary"
-	callback_cases >"$TMP/cases.callback"
 	malformed "callback_rw" "$F/callback_rw" <"$TMP/cases.callback"
 
 	for name in "text_rw (i32)" "u8_rw (core AtomicU8)" "i8_rw (core AtomicI8)" \
@@ -614,6 +636,7 @@ run_failslab() {
 	echo 1 >"$FS/interval"
 	if [ "$(cat "$FS/task-filter")" != Y ]; then
 		ktap_test_fail "failslab: limited to one task"
+		ktap_print_msg "failslab: not run, so the plan's 4 other cases of it are missing"
 		return
 	fi
 	ktap_test_pass "failslab: limited to one task"
@@ -707,6 +730,15 @@ run_cases() {
 		"churned $(cat "$TMP/churned" 2>/dev/null || echo 0)"
 }
 
+# The number of cases of each phase but bad_input, for the plan; failslab's
+# is 3 without fault injection (one of them a skip).
+TEXT_READS_CASES=28
+DROP_IN_USE_CASES=12
+UNLOAD_OPEN_CASES=15
+CONCURRENCY_CASES=15
+FAILSLAB_CASES=5
+LEFTOVERS_CASES=4
+
 ktap_print_header
 if ! grep -q debugfs /proc/mounts; then
 	ktap_skip_all "DebugFS is not mounted"
@@ -716,7 +748,12 @@ if ! have_module rust_debugfs_test_module; then
 	ktap_skip_all "rust_debugfs_test_module.ko not found in $TESTMOD_DIR"
 	exit "$KSFT_SKIP"
 fi
-run_cases >"$TMP/cases"
-ktap_set_plan "$((KTAP_TESTNO - 1))"
-cat "$TMP/cases"
+# The plan comes first and each case is printed as it runs: a test cut
+# short keeps what it had reported. It follows from BAD_INPUTS and the bad
+# inputs themselves, and from whether the kernel has fault injection.
+make_bad_inputs
+ktap_set_plan $((1 + $(bad_input_cases) + TEXT_READS_CASES + DROP_IN_USE_CASES +
+	UNLOAD_OPEN_CASES + CONCURRENCY_CASES +
+	$([ -d "$DEBUGFS/failslab" ] && echo "$FAILSLAB_CASES" || echo 3) + LEFTOVERS_CASES))
+run_cases
 ktap_finished
