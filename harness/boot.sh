@@ -136,6 +136,11 @@ tree() {
 	for f in "$REPO"/harness/guest/*.sh; do
 		echo "file /guest/$(basename "$f") /repo/harness/guest/$(basename "$f") 0755 0 0"
 	done
+	# kselftest's runner bounds each test with /usr/bin/timeout, if there is
+	# one: coreutils' calling convention, over busybox's (guest/timeout.sh).
+	echo "dir /usr 0755 0 0"
+	echo "dir /usr/bin 0755 0 0"
+	echo "slink /usr/bin/timeout /guest/timeout.sh 0777 0 0"
 	# The benchmark modules; the kernel's own modules and the selftests are
 	# installed as a kernel developer installs them (harness/kselftest.sh).
 	[ -d "$out/bench" ] &&
