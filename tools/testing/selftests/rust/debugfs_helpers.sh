@@ -101,16 +101,19 @@ wait_for_line() {
 # kernel_reports: how many lines of the kernel log are reports of the
 # kernel's own detectors: REPORTS of harness/verdict.sh (warnings, BUGs,
 # Oopses, sanitizers, kmemleak, lockdep, RCU, hangs, lockups, sleeping in
-# atomic context, refcounts, panics, dropped messages), and arm64's
-# "Call trace:". A log that cannot be read gives no number.
+# atomic context, refcounts, panics, dropped messages, arm64's "Call
+# trace:"). A log that cannot be read gives no number.
 REPORTS='WARNING:|BUG:|kernel BUG at|BUG [^ ]+ \((Not tainted|Tainted)|Oops|general protection'
-REPORTS="$REPORTS"'|KASAN:|UBSAN:|KCSAN:|KFENCE:|kmemleak:.*suspected memory leak|unreferenced object'
+REPORTS="$REPORTS"'|KASAN:|UBSAN:|KCSAN:|KFENCE:|unreferenced object'
+REPORTS="$REPORTS"'|kmemleak:.*suspected memory leak|kmemleak: (Cannot allocate a kmemleak_object'
+REPORTS="$REPORTS"'|Memory pool empty|Kernel memory leak detector disabled)'
 REPORTS="$REPORTS"'|possible recursive locking|possible circular locking|inconsistent lock state'
 REPORTS="$REPORTS"'|suspicious RCU usage|lock held when returning to user space'
-REPORTS="$REPORTS"'|INFO: task .* blocked.* for more than|soft lockup|hard LOCKUP|detected stalls? on'
+REPORTS="$REPORTS"'|INFO: task .* blocked.* for more than|soft lockup|hard LOCKUP'
+REPORTS="$REPORTS"'|detected (expedited )?stalls?[ ,]|csd: .*CSD lock'
 REPORTS="$REPORTS"'|workqueue: .* hogged CPU|BUG: workqueue lockup'
 REPORTS="$REPORTS"'|sleeping function called from invalid context|refcount_t:|Kernel panic'
-REPORTS="$REPORTS"'|cut here|Call Trace:|Call trace:|printk messages dropped'
+REPORTS="$REPORTS"'|cut here|Call [Tt]race:|printk messages dropped'
 kernel_reports() {
 	if dmesg >"$TMP/dmesg"; then
 		grep -c -E "$REPORTS" "$TMP/dmesg"

@@ -154,8 +154,8 @@ run_records() {
 	err=$(dd_read "$TMP/pieces" if="$f" bs=4093) || ktap_print_msg "events: $err"
 	check "events: read in 4093-byte pieces" \
 		"$(cmp "$TMP/expected" "$TMP/pieces" 2>&1 && echo same)" same
-	check "events: 7-byte reads" \
-		"$(read_dd if="$f" bs=7 count=300 | md5sum)" "$(head -c 2100 "$TMP/expected" | md5sum)"
+	check "events: 7-byte reads" "$(read_dd if="$f" bs=7 count=300 | md5sum)" \
+		"$(head -c 2100 "$TMP/expected" | md5sum)"
 	expected=$(tail -c +1000001 "$TMP/expected" | head -c 20 | tr '\n' '|' | sed 's/|/\\n/g')
 	got=$("$IO" "$f" lseek:1000000 read:20 | sed -n 2p)
 	check "events: lseek then read" "$got" "read:20: 20 $expected"

@@ -455,7 +455,8 @@ run_unload_open() {
 	ktap_print_msg "rmmod said: $err"
 	check "open text file still reads" "$(cat <&3)" 42
 	check "open binary file still reads" \
-		"$(dd_read "$TMP/held" bs=16 count=1 <&7 && od -An -v -tx1 <"$TMP/held" | tr -d ' \n')" \
+		"$(dd_read "$TMP/held" bs=16 count=1 <&7 &&
+			od -An -v -tx1 <"$TMP/held" | tr -d ' \n')" \
 		00000000000000000000000000000000
 	exec 3<&- 4<&- 5>&- 6<&- 7<&- 8<&- 9>&-
 	check "rmmod works once all are closed" \
@@ -706,7 +707,8 @@ memory() {
 # $TMP/kmemleak-scans.
 kmemleak_scan() {
 	err=$( (echo scan >"$DEBUGFS/kmemleak") 2>&1)
-	[ -z "$err" ] || printf ', a scan gave %s' "$(errno_of "${err##*: }")" >>"$TMP/kmemleak-scans"
+	[ -z "$err" ] ||
+		printf ', a scan gave %s' "$(errno_of "${err##*: }")" >>"$TMP/kmemleak-scans"
 }
 
 run_cases() {
