@@ -4,30 +4,65 @@
 # Guest script of `make bench`: the same measurement on kernel::debugfs
 # files and on their C equivalents, alternating, in one boot. Prints
 # "BENCH <metric> <variant> <values...>" lines for the host to tabulate.
-# Built against upstream's kernel::debugfs, the Rust module lacks the files
-# of our extra API (x64, records, regs): their rows are left out.
+#
+# BENCH_API=upstream (from the kernel command line): the Rust module was
+# built against upstream's kernel::debugfs and lacks the files of our extra
+# API (x64, records, regs); their rows are left out. Otherwise every row is
+# measured, and a row whose file is missing fails the run: a row that
+# cannot be measured is an error, not a row less.
 insmod /modules/c_debugfs_bench.ko || exit 1
 insmod /modules/rust_debugfs_bench.ko || exit 1
 R=/sys/kernel/debug/debugfs_bench_rust
 C=/sys/kernel/debug/debugfs_bench_c
 B=/bench/dfsbench
+API=${BENCH_API:-ours}
+case $API in
+ours | upstream) ;;
+*) echo "BENCH_API is ours or upstream, not $API" && exit 1 ;;
+esac
 ITER=${ITER:-2000}
 BATCHES=${BATCHES:-21}
 ROUNDS=${ROUNDS:-7}
+failed=
+
+# second WORD...: the second word, the file of a dfsbench argument list.
+second() {
+	echo "$2"
+}
+
+# missing FILE...: whether one of the files is missing; names each one.
+missing() {
+	gone=1
+	for f; do
+		[ -e "$f" ] && continue
+		echo "BENCH-MISSING $f"
+		gone=0
+	done
+	return $gone
+}
+
+# ours ROW...: a row of our API only, left out if the Rust module has
+# upstream's.
+ours() {
+	[ "$API" = upstream ] || "$@"
+}
 
 # pair METRIC RUST_ARGS -- C_ARGS: alternate the two, ROUNDS times each,
 # and which one goes first, so that neither always runs on a warmer cache.
 pair() {
 	metric=$1
 	shift
-	# RUST_ARGS start with the mode and the file; no file, no row.
-	[ -e "$2" ] || return 0
 	rust=
 	while [ "$1" != -- ]; do
 		rust="$rust $1"
 		shift
 	done
 	shift
+	# shellcheck disable=SC2086 # an argument list.
+	if missing "$(second $rust)" "$2"; then
+		failed=1
+		return
+	fi
 	round=0
 	while [ "$round" -lt "$ROUNDS" ]; do
 		if [ $((round % 2)) = 0 ]; then
@@ -52,21 +87,21 @@ pair open_read_close_show open $R/callback $ITER $BATCHES -- open $C/show $ITER 
 pair pread_show pread $R/callback 64 $ITER $BATCHES -- pread $C/show 64 $ITER $BATCHES
 pair pread_blob_4k pread $R/blob4k 4096 $ITER $BATCHES -- pread $C/blob4k 4096 $ITER $BATCHES
 pair pread_blob_1m pread $R/blob1m 1048576 20 $BATCHES -- pread $C/blob1m 1048576 20 $BATCHES
-pair open_read_close_x64 open $R/x64 $ITER $BATCHES -- open $C/x64 $ITER $BATCHES
-pair write_x64 write $R/x64 5 $ITER $BATCHES -- write $C/x64 5 $ITER $BATCHES
-pair open_read_close_records open $R/records $ITER $BATCHES -- open $C/records $ITER $BATCHES
+ours pair open_read_close_x64 open $R/x64 $ITER $BATCHES -- open $C/x64 $ITER $BATCHES
+ours pair write_x64 write $R/x64 5 $ITER $BATCHES -- write $C/x64 5 $ITER $BATCHES
+ours pair open_read_close_records open $R/records $ITER $BATCHES -- open $C/records $ITER $BATCHES
 # The whole file, 100000 records (2.3 MB), in reads of 64 KiB.
 SLURPS=$(((ITER + 999) / 1000))
-pair slurp_records slurp $R/records 65536 $SLURPS $BATCHES -- slurp $C/records 65536 $SLURPS $BATCHES
+ours pair slurp_records slurp $R/records 65536 $SLURPS $BATCHES -- slurp $C/records 65536 $SLURPS $BATCHES
 # The same text, each record put together by hand: the difference from the
 # row above is what formatting with writeln! costs the driver's records.
-if [ -e $R/records_by_hand ] && ! cmp -s $R/records_by_hand $C/records; then
+if [ "$API" = ours ] && [ -e $R/records_by_hand ] && ! cmp -s $R/records_by_hand $C/records; then
 	echo "records_by_hand does not show the C records' text"
 	exit 1
 fi
-pair slurp_records_by_hand slurp $R/records_by_hand 65536 $SLURPS $BATCHES -- \
+ours pair slurp_records_by_hand slurp $R/records_by_hand 65536 $SLURPS $BATCHES -- \
 	slurp $C/records 65536 $SLURPS $BATCHES
-pair open_read_close_regs open $R/regs $ITER $BATCHES -- open $C/regs $ITER $BATCHES
+ours pair open_read_close_regs open $R/regs $ITER $BATCHES -- open $C/regs $ITER $BATCHES
 
 # Live allocations and their bytes, summed over all allocation sites of
 # /proc/allocinfo: exact, unlike slab statistics, which count whole per-CPU
@@ -105,7 +140,7 @@ for round in $(seq "$ROUNDS"); do
 	echo "BENCH open_u64 c $($B hold $C/u64 "$N")"
 	echo "BENCH open_show rust $($B hold $R/callback "$N")"
 	echo "BENCH open_show c $($B hold $C/show "$N")"
-	if [ -e $R/records ]; then
+	if [ "$API" = ours ]; then
 		echo "BENCH open_records rust $($B hold $R/records "$N")"
 		echo "BENCH open_records c $($B hold $C/records "$N")"
 	fi
@@ -124,4 +159,8 @@ for n in ${SIZES:-10 100 1000 10000}; do
 	done
 done
 rmmod rust_debugfs_bench c_debugfs_bench
+if [ -n "$failed" ]; then
+	echo "BENCH-FAILED: rows above could not be measured"
+	exit 1
+fi
 echo "BENCH done"
