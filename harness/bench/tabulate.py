@@ -11,6 +11,7 @@ is the quotient of the two. The rows are appended to CSV_OUT (with a header
 if it is new), tagged with BOOT.
 """
 
+import csv
 import os
 import statistics
 import sys
@@ -134,9 +135,11 @@ def main():
         return "-" if x is None else "%.2f" % x
 
     new = not os.path.exists(csv_out)
-    with open(csv_out, "a") as f:
+    with open(csv_out, "a", newline="") as f:
+        out = csv.writer(f)
         if new:
-            f.write("boot,group,metric,unit,ours,upstream,c,ours/c,upstream/c,ours/upstream\n")
+            out.writerow(["boot", "group", "metric", "unit", "ours", "upstream", "c", "ours/c",
+                          "upstream/c", "ours/upstream"])
         print("%-7s %-34s %-11s %9s %9s %9s %6s %6s %6s" % (
             "group", "metric", "unit", "ours", "upstream", "C", "ours/C", "up/C", "ours/up"))
         for group, metric, unit, o, u, c, o_c, u_c, note in rows:
@@ -146,9 +149,8 @@ def main():
             print("%-7s %-34s %-11s %9s %9s %9s %6s %6s %6s  %s" % (
                 group, metric, unit, num(o, unit), num(u, unit), num(c, unit), ratio(o_c),
                 ratio(u_c), ratio(o_u), note))
-            f.write(",".join([boot, group, metric, unit] +
-                             ["" if x is None else "%.3f" % x
-                              for x in (o, u, c, o_c, u_c, o_u)]) + "\n")
+            out.writerow([boot, group, metric, unit] +
+                         ["" if x is None else "%.3f" % x for x in (o, u, c, o_c, u_c, o_u)])
 
 
 if __name__ == "__main__":
