@@ -10,6 +10,9 @@
  *   debugfs_bench_c/x64      debugfs_create_x64()
  *   debugfs_bench_c/records  a seq_file over 100000 records "event N: 3N"
  *   debugfs_bench_c/regs     debugfs_create_regset32() of 4 registers in memory
+ *   debugfs_bench_c/null     the floor: operations that return a constant and
+ *                            touch nothing, so that a system call on it costs
+ *                            the VFS and DebugFS's proxy alone
  *   debugfs_bench_c/control  "hold KIND N": keep N files of KIND (u64, blob,
  *                            show) in held/; "release": remove them;
  *                            "churn N": create N u64 files in a directory
@@ -88,6 +91,30 @@ static int value_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(value);
 
+/*
+ * The floor's operations: no state, no buffer, no copy. A read is at the end
+ * of the file at once and a write takes everything; open and release are
+ * the proxy's own with nothing behind them.
+ */
+static ssize_t null_read(struct file *file, char __user *ubuf, size_t count,
+			 loff_t *ppos)
+{
+	return 0;
+}
+
+static ssize_t null_write(struct file *file, const char __user *ubuf,
+			  size_t count, loff_t *ppos)
+{
+	return count;
+}
+
+static const struct file_operations null_fops = {
+	.owner = THIS_MODULE,
+	.read = null_read,
+	.write = null_write,
+	.llseek = noop_llseek,
+};
+
 static struct dentry *create_many(const char *dir_name, const char *kind, unsigned int n)
 {
 	struct dentry *dir = debugfs_create_dir(dir_name, root);
@@ -162,6 +189,7 @@ static int __init c_debugfs_bench_init(void)
 	debugfs_create_x64("x64", 0600, root, &value);
 	debugfs_create_file("records", 0400, root, NULL, &records_fops);
 	debugfs_create_regset32("regs", 0400, root, &regset);
+	debugfs_create_file("null", 0600, root, NULL, &null_fops);
 	debugfs_create_file("control", 0200, root, NULL, &control_fops);
 	debugfs_create_u64("result", 0400, root, &last_ns);
 	return 0;

@@ -21,6 +21,13 @@ LATENCY = ("open_read_close_u64", "pread_u64", "write_u64", "open_read_close_sho
            "pread_show", "pread_blob_4k", "pread_blob_1m", "open_read_close_x64",
            "write_x64", "open_read_close_records", "slurp_records", "slurp_records_by_hand",
            "open_read_close_regs")
+# The floor rows: the same system calls on debugfs_bench_c/null.
+FLOORS = ("floor_open_read_close", "floor_pread", "floor_write")
+NOTES = {"pread_u64": "C integer files are not seekable",
+         "slurp_records_by_hand": "each record put together by hand, not with writeln!",
+         "floor_open_read_close": "C file whose operations return a constant",
+         "floor_pread": "C file whose operations return a constant",
+         "floor_write": "C file whose operations return a constant"}
 MEMORY = (("alloc_text", "file"), ("alloc_callback", "file"), ("alloc_binary", "file"),
           ("alloc_scoped", "file"), ("open_u64", "open"), ("open_show", "open"),
           ("open_records", "open"))
@@ -57,6 +64,11 @@ def paired(runs, metric, column=0, per=1):
     return rust, med([x[column] / per for x in c]), ratio
 
 
+def solo(runs, metric, column=0):
+    """The median of a row measured on C alone (a floor)."""
+    return med([x[column] for x in runs[metric]["c"]])
+
+
 def per_unit(runs, metric, variant):
     """(allocations, bytes) per file or descriptor of a "hold" measurement."""
     # The first round warms caches up; it is left out.
@@ -83,14 +95,14 @@ def main():
         u, _, u_c = paired(upstream, metric)
         if o is None and u is None:
             continue
-        note = ""
         if metric == "pread_u64":
             # simple_attr files cannot be read at an offset: no C, no ratio.
             c = o_c = u_c = None
-            note = "C integer files are not seekable"
-        elif metric == "slurp_records_by_hand":
-            note = "each record put together by hand, not with writeln!"
-        rows.append(("latency", metric, "ns/op", o, u, c, o_c, u_c, note))
+        rows.append(("latency", metric, "ns/op", o, u, c, o_c, u_c, NOTES.get(metric, "")))
+    for metric in FLOORS:
+        c = solo(ours, metric)
+        if c is not None:
+            rows.append(("floor", metric, "ns/op", None, None, c, None, None, NOTES[metric]))
 
     for metric, unit in MEMORY:
         o, u, c = (per_unit(ours, metric, "rust"), per_unit(upstream, metric, "rust"),

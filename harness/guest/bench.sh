@@ -78,6 +78,19 @@ pair() {
 	done
 }
 
+# floor METRIC ARGS: the C file that does nothing (null), ROUNDS times.
+floor() {
+	metric=$1
+	shift
+	if missing "$2"; then
+		failed=1
+		return
+	fi
+	for round in $(seq "$ROUNDS"); do
+		echo "BENCH $metric c $($B "$@")"
+	done
+}
+
 pair open_read_close_u64 open $R/u64 $ITER $BATCHES -- open $C/u64 $ITER $BATCHES
 # C's integer files are not seekable (simple_attr uses nonseekable_open), so
 # a read at offset 0 of an open file has no C counterpart.
@@ -102,6 +115,12 @@ fi
 ours pair slurp_records_by_hand slurp $R/records_by_hand 65536 $SLURPS $BATCHES -- \
 	slurp $C/records 65536 $SLURPS $BATCHES
 ours pair open_read_close_regs open $R/regs $ITER $BATCHES -- open $C/regs $ITER $BATCHES
+
+# The floor: the same system calls on a C file whose operations return a
+# constant, which costs the VFS and DebugFS's proxy alone.
+floor floor_open_read_close open $C/null $ITER $BATCHES
+floor floor_pread pread $C/null 64 $ITER $BATCHES
+floor floor_write write $C/null 5 $ITER $BATCHES
 
 # Live allocations and their bytes, summed over all allocation sites of
 # /proc/allocinfo: exact, unlike slab statistics, which count whole per-CPU
