@@ -18,6 +18,16 @@
 #   GUEST_LOG less .log plus -kernel.log. Neither can cut into the other's lines.
 # exit:  0 the guest script ran and the VM ended; 3 the VM hung (timeout or
 #        the guest's watchdog) or the guest never finished its script.
+#
+# ICOUNT=1 boots a machine that counts instructions (make bench): one vCPU
+# whose clock advances one nanosecond per instruction it runs (-icount
+# shift=0), so that a guest's clock_gettime() deltas are instruction
+# counts; sleep=off jumps over idle time instead of waiting it out in real
+# time. For the same counts on every boot, nothing the host does may reach
+# the guest at a time of its own: the RTC runs on that clock too (-rtc
+# clock=vm), the CPU has no RDRAND or RDSEED (host randomness), and the
+# kernel neither places itself nor user space at random (nokaslr,
+# norandmaps). One vCPU, since with two the clock counts both at once.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -32,6 +42,7 @@ case $console in
 esac
 shift 3
 TIMEOUT=${BOOT_TIMEOUT:-900}
+ICOUNT=${ICOUNT:-0}
 
 out=$CACHE/build/$cfg
 guest=$out/guest
@@ -48,6 +59,7 @@ x86)
 		>"$LOGS/iasl-$cfg.log" 2>&1 || die "iasl failed; see $LOGS/iasl-$cfg.log"
 	qemu=(qemu-system-x86_64 -cpu max -smp 2 -m 2G -device pci-testdev
 		-acpitable file="/cache/build/$cfg/ssdt.aml")
+	counting=(-cpu max,rdrand=off,rdseed=off -rtc clock=vm)
 	tty=ttyS
 	userland=
 	;;
@@ -56,6 +68,8 @@ arm64)
 	# pauth-impdef: pointer authentication with QEMU's cheap hash, not the
 	# architected cipher that costs TCG most of its time.
 	qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -smp 2 -m 2G -device pci-testdev)
+	# QEMU cannot hide FEAT_RNG, whose RNDR is host randomness: no ICOUNT.
+	counting=()
 	tty=ttyAMA
 	userland=/cache/guest-arm64
 	[ -x "$CACHE/guest-arm64/usr/bin/busybox" ] || die "no arm64 guest root: run 'make chroot'"
@@ -77,6 +91,16 @@ arm64)
 *) die "no machine to boot '$cfg' ($arch) on" ;;
 esac
 [ -f "$out/$image" ] || die "no kernel in $out: build it first"
+# The later -cpu and -smp options replace the earlier ones.
+case $ICOUNT in
+0) ;;
+1)
+	[ ${#counting[@]} -gt 0 ] || die "ICOUNT=1 boots a PC only, not '$cfg' ($arch)"
+	qemu+=("${counting[@]}" -smp 1 -icount shift=0,sleep=off)
+	set -- "$@" nokaslr norandmaps
+	;;
+*) die "ICOUNT is 0 or 1, not '$ICOUNT'" ;;
+esac
 
 # libraries: "GUEST_PATH SOURCE" of each shared library the guest's programs
 # need. ldd runs only the host's own programs (and fails on a missing file:
