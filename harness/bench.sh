@@ -18,11 +18,25 @@
 # repeats the pair of boots n times (default 1), alternating which kernel
 # boots first, and prints a table for each pair. The CSV of all of them
 # goes to $CACHE/bench/results.csv.
+#
+# Beside time, instructions: each kernel boots once more on a machine that
+# counts them (boot.sh's ICOUNT=1), where the same timing loop reads
+# instructions per operation off the guest clock, the same on every boot.
+# Those boots give a table of their own, and with BOOTS=2 or more the
+# largest difference between two of them. MEASURE=time or
+# MEASURE=instructions does one kind of boot only (default: both). The CSV
+# goes to $CACHE/bench/instructions.csv.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 H=$REPO/harness
 BOOTS=${BOOTS:-1}
+MEASURE=${MEASURE:-both}
+case $MEASURE in
+both) kinds=(time instructions) ;;
+time | instructions) kinds=("$MEASURE") ;;
+*) die "MEASURE is both, time or instructions, not '$MEASURE'" ;;
+esac
 setup
 base_worktree "$CACHE/src/upstream-base"
 
@@ -93,24 +107,42 @@ for section in .text .rodata; do
 done
 
 csv=$out/results.csv
-rm -f "$csv"
+icsv=$out/instructions.csv
+rm -f "$csv" "$icsv"
 # The Rust module of upstream's kernel lacks the files of our extra API:
 # the guest leaves their rows out for it, and fails on any other missing.
 declare -A api=([bench]=ours [upstream-base]=upstream)
 for boot in $(seq "$BOOTS"); do
 	order=(bench upstream-base)
 	[ $((boot % 2)) = 1 ] || order=(upstream-base bench)
-	for cfg in "${order[@]}"; do
-		console=$LOGS/bench-$cfg-$boot.log
-		# Allocation profiling is built in but off; the guest turns it on
-		# for its memory phase alone.
-		bash "$H/boot.sh" "$cfg" /guest/bench.sh "$console" sysctl.vm.mem_profiling=0 \
-			BENCH_API="${api[$cfg]}"
-		grep -q '^BENCH done' "$console" || die "the benchmark did not finish; see $console"
+	for kind in "${kinds[@]}"; do
+		case $kind in
+		time) name=bench icount=0 ;;
+		instructions) name=bench-icount icount=1 ;;
+		esac
+		start=$(now)
+		for cfg in "${order[@]}"; do
+			console=$LOGS/$name-$cfg-$boot.log
+			# Allocation profiling is built in but off; the guest turns it on
+			# for its memory phase alone.
+			ICOUNT=$icount bash "$H/boot.sh" "$cfg" /guest/bench.sh "$console" \
+				sysctl.vm.mem_profiling=0 BENCH_API="${api[$cfg]}" BENCH_MODE="$kind"
+			grep -q '^BENCH done' "$console" || die "the benchmark did not finish; see $console"
+		done
+		msg "Boots $boot of $BOOTS, $kind, in $(($(now) - start)) s (ours:" \
+			"$LOGS/$name-bench-$boot.log, upstream: $LOGS/$name-upstream-base-$boot.log):"
+		if [ "$kind" = time ]; then
+			python3 "$H/bench/tabulate.py" "$boot" "$LOGS/bench-bench-$boot.log" \
+				"$LOGS/bench-upstream-base-$boot.log" "$sizes" "$csv"
+		else
+			python3 "$H/bench/tabulate.py" --instructions "$boot" \
+				"$LOGS/$name-bench-$boot.log" "$LOGS/$name-upstream-base-$boot.log" "$icsv"
+		fi
 	done
-	msg "Boots $boot of $BOOTS (ours: $LOGS/bench-bench-$boot.log," \
-		"upstream: $LOGS/bench-upstream-base-$boot.log):"
-	python3 "$H/bench/tabulate.py" "$boot" "$LOGS/bench-bench-$boot.log" \
-		"$LOGS/bench-upstream-base-$boot.log" "$sizes" "$csv"
 done
-msg "CSV: $csv"
+if [ -f "$icsv" ] && [ "$BOOTS" -gt 1 ]; then
+	python3 "$H/bench/tabulate.py" --compare "$icsv"
+fi
+for f in "$csv" "$icsv"; do
+	[ ! -f "$f" ] || msg "CSV: $f"
+done

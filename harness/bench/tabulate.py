@@ -3,12 +3,23 @@
 """Turn the BENCH lines of one pair of `make bench` boots into a table and CSV rows.
 
 usage: tabulate.py BOOT OURS_LOG UPSTREAM_LOG SIZES_FILE CSV_OUT
+       tabulate.py --instructions RUN OURS_LOG UPSTREAM_LOG CSV_OUT
+       tabulate.py --compare CSV
 
 OURS_LOG is the guest log of the kernel with our kernel::debugfs,
 UPSTREAM_LOG that of the pristine base; each measured its Rust files
 against the same C files. Ratios against C are taken in one boot; ours/up
 is the quotient of the two. The rows are appended to CSV_OUT (with a header
 if it is new), tagged with BOOT.
+
+With --instructions the logs come from boots that count instructions (the
+guest clock advances one nanosecond per instruction): the figures are
+instructions per operation or per file, which need no common anchor, so
+every ratio is a plain quotient. Each row also shows how far ours is above
+C once the floor is taken off both: the same system calls on a C file that
+does nothing. The spin rows prove that the clock counted instructions, or
+the table is refused. --compare prints how much the instruction figures of
+the runs in CSV differ: the largest difference, and each row that differs.
 """
 
 import csv
@@ -21,13 +32,23 @@ LATENCY = ("open_read_close_u64", "pread_u64", "write_u64", "open_read_close_sho
            "pread_show", "pread_blob_4k", "pread_blob_1m", "open_read_close_x64",
            "write_x64", "open_read_close_records", "slurp_records", "slurp_records_by_hand",
            "open_read_close_regs")
-# The floor rows: the same system calls on debugfs_bench_c/null.
-FLOORS = ("floor_open_read_close", "floor_pread", "floor_write")
+# The floor of each row: the same system calls on debugfs_bench_c/null.
+FLOOR = {"open_read_close_u64": "floor_open_read_close", "pread_u64": "floor_pread",
+         "write_u64": "floor_write", "open_read_close_show": "floor_open_read_close",
+         "pread_show": "floor_pread", "pread_blob_4k": "floor_pread",
+         "pread_blob_1m": "floor_pread", "open_read_close_x64": "floor_open_read_close",
+         "write_x64": "floor_write", "open_read_close_records": "floor_open_read_close",
+         "open_read_close_regs": "floor_open_read_close", "open_close_u64": "floor_open_close",
+         "open_close_show": "floor_open_close", "open_close_records": "floor_open_close"}
+FLOORS = ("floor_open_read_close", "floor_pread", "floor_write", "floor_open_close")
+# Rows of the counting boots only: open and release alone.
+OPEN_CLOSE = ("open_close_u64", "open_close_show", "open_close_records")
 NOTES = {"pread_u64": "C integer files are not seekable",
          "slurp_records_by_hand": "each record put together by hand, not with writeln!",
          "floor_open_read_close": "C file whose operations return a constant",
          "floor_pread": "C file whose operations return a constant",
-         "floor_write": "C file whose operations return a constant"}
+         "floor_write": "C file whose operations return a constant",
+         "floor_open_close": "C file whose operations return a constant"}
 MEMORY = (("alloc_text", "file"), ("alloc_callback", "file"), ("alloc_binary", "file"),
           ("alloc_scoped", "file"), ("open_u64", "open"), ("open_show", "open"),
           ("open_records", "open"))
@@ -84,7 +105,130 @@ def quotient(a, b):
     return a / b if a is not None and b else None
 
 
+def churns(*logs):
+    """The churn metrics of the logs, by kind and then size."""
+    def kind(metric):
+        what, n = metric.rsplit("_", 1)
+        return what, int(n)
+    return sorted({m for runs in logs for m in runs if m.startswith("churn_")}, key=kind)
+
+
+def churn_row(metric):
+    """(what, n, note) of a churn metric."""
+    kind, n = metric.rsplit("_", 1)
+    n = int(n)
+    if kind == "churn":
+        return "create+remove %d files" % n, n, "Scope owning n counters vs C directory"
+    return "... %d, shared value" % n, n, "Scope over one static, as C"
+
+
+def instructions(run, ours_log, upstream_log, csv_out):
+    """The table of a pair of boots that counted instructions."""
+    ours, upstream = parse(ours_log), parse(upstream_log)
+
+    # The clock must have counted instructions: spin_2000 runs exactly
+    # 2 * 1000 more than spin_1000 (see dfsbench.c).
+    for log, runs in ((ours_log, ours), (upstream_log, upstream)):
+        short, long_ = solo(runs, "spin_1000"), solo(runs, "spin_2000")
+        if short is None or long_ is None or abs(long_ - short - 2000) > 20:
+            sys.exit("%s: 1000 more iterations of a 2-instruction loop took %s, not 2000: "
+                     "the clock did not count instructions" %
+                     (log, None if short is None or long_ is None else long_ - short))
+
+    # (group, metric, unit, ours, upstream, C, C in upstream's boot, floor, note)
+    rows = []
+    for metric in LATENCY + OPEN_CLOSE:
+        o, c = paired(ours, metric)[:2]
+        u, cu = paired(upstream, metric)[:2]
+        if o is None and u is None:
+            continue
+        if metric == "pread_u64":
+            c = cu = None
+        floor = solo(ours, FLOOR[metric]) if metric in FLOOR else None
+        rows.append(("latency", metric, "insns/op", o, u, c, cu, floor, NOTES.get(metric, "")))
+    for metric in FLOORS:
+        c, cu = solo(ours, metric), solo(upstream, metric)
+        if c is not None:
+            rows.append(("floor", metric, "insns/op", None, None, c, cu, None, NOTES[metric]))
+    for metric in churns(ours, upstream):
+        what, n, note = churn_row(metric)
+        o, c = paired(ours, metric, per=n)[:2]
+        u, cu = paired(upstream, metric, per=n)[:2]
+        rows.append(("scale", what, "insns/file", o, u, c, cu, None, note))
+    for n in (1000, 2000):
+        rows.append(("check", "spin %d" % n, "insns/op", None, None, solo(ours, "spin_%d" % n),
+                     solo(upstream, "spin_%d" % n), None,
+                     "a loop of %d instructions and the timing loop's own" % (2 * n)))
+
+    def num(x):
+        return "-" if x is None else "%.0f" % x
+
+    def ratio(a, b):
+        return "-" if a is None or not b else "%.3f" % (a / b)
+
+    def above(o, c, floor):
+        """ours over C with the floor taken off both."""
+        if o is None or c is None or floor is None or c <= floor:
+            return "-"
+        return "%.3f" % ((o - floor) / (c - floor))
+
+    new = not os.path.exists(csv_out)
+    with open(csv_out, "a", newline="") as f:
+        out = csv.writer(f)
+        if new:
+            out.writerow(["run", "group", "metric", "unit", "ours", "upstream", "c",
+                          "c_in_upstream_boot", "floor", "ours/c", "upstream/c", "ours/upstream",
+                          "ours/c_above_floor"])
+        # C(up): C in upstream's boot; o/C-fl: ours/C with the floor taken off both.
+        print("%-7s %-27s %-10s %9s %9s %9s %9s %6s %6s %7s %7s" % (
+            "group", "metric", "unit", "ours", "upstream", "C", "C(up)", "ours/C", "up/C",
+            "ours/up", "o/C-fl"))
+        for group, metric, unit, o, u, c, cu, floor, note in rows:
+            cells = (ratio(o, c), ratio(u, cu), ratio(o, u), above(o, c, floor))
+            print("%-7s %-27s %-10s %9s %9s %9s %9s %6s %6s %7s %7s  %s" % (
+                (group, metric, unit, num(o), num(u), num(c), num(cu)) + cells + (note,)))
+            out.writerow([run, group, metric, unit] +
+                         ["" if x is None else "%.0f" % x for x in (o, u, c, cu, floor)] +
+                         ["" if x == "-" else x for x in cells])
+
+
+def compare(csv_in):
+    """How much the instruction figures of the runs in csv_in differ."""
+    values = defaultdict(lambda: defaultdict(dict))
+    with open(csv_in) as f:
+        for row in csv.DictReader(f):
+            for column in ("ours", "upstream", "c", "c_in_upstream_boot"):
+                if row[column]:
+                    values[(row["group"], row["metric"])][column][row["run"]] = float(row[column])
+    runs = sorted({r for m in values.values() for c in m.values() for r in c})
+    worst = (0.0, None, None)
+    print("Instruction counts of runs %s: the rows that differ between runs" % ", ".join(runs))
+    for (group, metric), columns in values.items():
+        for column, by_run in columns.items():
+            low, high = min(by_run.values()), max(by_run.values())
+            if len(by_run) < 2 or low <= 0:
+                continue
+            diff = (high - low) / low
+            if diff > worst[0]:
+                worst = (diff, metric, column)
+            if high != low:
+                print("  %-27s %-18s %s  (%.3f%%)" % (
+                    metric, column, " ".join("%.0f" % by_run[r] for r in runs if r in by_run),
+                    100 * diff))
+    if worst[1] is None:
+        print("Largest difference between runs: none, every figure is the same")
+    else:
+        print("Largest difference between runs: %.3f%% (%s, %s)" % (100 * worst[0], worst[1],
+                                                                  worst[2]))
+
+
 def main():
+    if sys.argv[1] == "--instructions":
+        instructions(*sys.argv[2:6])
+        return
+    if sys.argv[1] == "--compare":
+        compare(sys.argv[2])
+        return
     boot, ours_log, upstream_log, sizes_file, csv_out = sys.argv[1:6]
     ours, upstream = parse(ours_log), parse(upstream_log)
     # (group, metric, unit, ours, upstream, C, ours/C, upstream/C, note)
@@ -115,20 +259,10 @@ def main():
                          ("allocs/" if i == 0 else "bytes/") + unit, o[i], u[i], c[i],
                          quotient(o[i], c[i]), quotient(u[i], c[i]), ""))
 
-    def churn_kind(metric):
-        kind, n = metric.rsplit("_", 1)
-        return kind, int(n)
-
-    churns = sorted({m for runs in (ours, upstream) for m in runs if m.startswith("churn_")},
-                    key=churn_kind)
-    for metric in churns:
-        kind, n = churn_kind(metric)
+    for metric in churns(ours, upstream):
+        what, n, note = churn_row(metric)
         o, c, o_c = paired(ours, metric, per=n)
         u, _, u_c = paired(upstream, metric, per=n)
-        if kind == "churn":
-            what, note = "create+remove %d files" % n, "Scope owning n counters vs C directory"
-        else:
-            what, note = "... %d, shared value" % n, "Scope over one static, as C"
         rows.append(("scale", what, "ns/file", o, u, c, o_c, u_c, note))
 
     with open(sizes_file) as f:

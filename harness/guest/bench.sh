@@ -10,19 +10,36 @@
 # API (x64, records, regs); their rows are left out. Otherwise every row is
 # measured, and a row whose file is missing fails the run: a row that
 # cannot be measured is an error, not a row less.
+#
+# BENCH_MODE=instructions: the boot counts instructions (QEMU's -icount
+# shift=0 advances the guest clock one nanosecond per instruction), which
+# come out the same on every boot: one round per row is enough, and the
+# allocation counts, which the timing boot has, are left out. It adds what
+# only counting can show: open+close without a read, and a loop of known
+# length that proves the clock counts instructions.
 insmod /modules/c_debugfs_bench.ko || exit 1
 insmod /modules/rust_debugfs_bench.ko || exit 1
 R=/sys/kernel/debug/debugfs_bench_rust
 C=/sys/kernel/debug/debugfs_bench_c
 B=/bench/dfsbench
 API=${BENCH_API:-ours}
+MODE=${BENCH_MODE:-time}
 case $API in
 ours | upstream) ;;
 *) echo "BENCH_API is ours or upstream, not $API" && exit 1 ;;
 esac
+case $MODE in
+time) ;;
+instructions)
+	ROUNDS=${ROUNDS:-1}
+	BATCHES=${BATCHES:-9}
+	;;
+*) echo "BENCH_MODE is time or instructions, not $MODE" && exit 1 ;;
+esac
 ITER=${ITER:-2000}
 BATCHES=${BATCHES:-21}
 ROUNDS=${ROUNDS:-7}
+echo "BENCH-MODE $MODE $API"
 failed=
 
 # second WORD...: the second word, the file of a dfsbench argument list.
@@ -45,6 +62,16 @@ missing() {
 # upstream's.
 ours() {
 	[ "$API" = upstream ] || "$@"
+}
+
+# counting ROW...: a row of the instruction-counting boot only.
+counting() {
+	[ "$MODE" != instructions ] || "$@"
+}
+
+# spin COUNT: dfsbench's loop of 2 * COUNT instructions, as row spin_COUNT.
+spin() {
+	echo "BENCH spin_$1 c $($B spin "$1" "$ITER" "$BATCHES")"
 }
 
 # pair METRIC RUST_ARGS -- C_ARGS: alternate the two, ROUNDS times each,
@@ -122,10 +149,22 @@ floor floor_open_read_close open $C/null $ITER $BATCHES
 floor floor_pread pread $C/null 64 $ITER $BATCHES
 floor floor_write write $C/null 5 $ITER $BATCHES
 
+# Counted only: an open and its release without a read, to tell what an
+# open+read+close spends on each; and two loops of a known number of
+# instructions, 2 * 1000 and 2 * 2000 (see dfsbench.c).
+counting pair open_close_u64 openclose $R/u64 $ITER $BATCHES -- openclose $C/u64 $ITER $BATCHES
+counting pair open_close_show openclose $R/callback $ITER $BATCHES -- \
+	openclose $C/show $ITER $BATCHES
+counting ours pair open_close_records openclose $R/records $ITER $BATCHES -- \
+	openclose $C/records $ITER $BATCHES
+counting floor floor_open_close openclose $C/null $ITER $BATCHES
+counting spin 1000
+counting spin 2000
+
 # Live allocations and their bytes, summed over all allocation sites of
 # /proc/allocinfo: exact, unlike slab statistics, which count whole per-CPU
-# slabs as in use. Profiling is on for this phase only.
-echo 1 >/proc/sys/vm/mem_profiling || exit 1
+# slabs as in use. Profiling is on for this phase only. Counting
+# instructions leaves it to the timing boot.
 live() {
 	awk '$1 ~ /^[0-9]+$/ { bytes += $1; calls += $2 } END { print calls, bytes }' /proc/allocinfo
 }
@@ -142,28 +181,32 @@ alloc() {
 	echo release >"$control"
 	echo "BENCH $metric $variant $N $before $after"
 }
-for round in $(seq "$ROUNDS"); do
-	alloc alloc_text rust $R/bench/control text
-	alloc alloc_text c $C/control u64
-	alloc alloc_callback rust $R/bench/control callback
-	alloc alloc_callback c $C/control show
-	alloc alloc_binary rust $R/bench/control binary
-	alloc alloc_binary c $C/control blob
-	alloc alloc_scoped rust $R/bench/control scoped
-done
+if [ "$MODE" = time ]; then
+	echo 1 >/proc/sys/vm/mem_profiling || exit 1
+	for round in $(seq "$ROUNDS"); do
+		alloc alloc_text rust $R/bench/control text
+		alloc alloc_text c $C/control u64
+		alloc alloc_callback rust $R/bench/control callback
+		alloc alloc_callback c $C/control show
+		alloc alloc_binary rust $R/bench/control binary
+		alloc alloc_binary c $C/control blob
+		alloc alloc_scoped rust $R/bench/control scoped
+	done
 
-# Allocations made by holding N descriptors of one file open, each read
-# once: what an open descriptor costs, its struct file included.
-for round in $(seq "$ROUNDS"); do
-	echo "BENCH open_u64 rust $($B hold $R/u64 "$N")"
-	echo "BENCH open_u64 c $($B hold $C/u64 "$N")"
-	echo "BENCH open_show rust $($B hold $R/callback "$N")"
-	echo "BENCH open_show c $($B hold $C/show "$N")"
-	if [ "$API" = ours ]; then
-		echo "BENCH open_records rust $($B hold $R/records "$N")"
-		echo "BENCH open_records c $($B hold $C/records "$N")"
-	fi
-done
+	# Allocations made by holding N descriptors of one file open, each read
+	# once: what an open descriptor costs, its struct file included.
+	for round in $(seq "$ROUNDS"); do
+		echo "BENCH open_u64 rust $($B hold $R/u64 "$N")"
+		echo "BENCH open_u64 c $($B hold $C/u64 "$N")"
+		echo "BENCH open_show rust $($B hold $R/callback "$N")"
+		echo "BENCH open_show c $($B hold $C/show "$N")"
+		if [ "$API" = ours ]; then
+			echo "BENCH open_records rust $($B hold $R/records "$N")"
+			echo "BENCH open_records c $($B hold $C/records "$N")"
+		fi
+	done
+	echo 0 >/proc/sys/vm/mem_profiling
+fi
 
 for n in ${SIZES:-10 100 1000 10000}; do
 	for round in $(seq "$ROUNDS"); do
