@@ -12,7 +12,8 @@ against the same C files. Ratios against C are taken in one boot; ours/up
 is the quotient of the two. The rows are appended to CSV_OUT (with a header
 if it is new), tagged with BOOT.
 
-With --instructions the logs come from boots that count instructions (the
+With --instructions the logs come from boots that count instructions
+(UPSTREAM_LOG "-" if only ours was booted) (the
 guest clock advances one nanosecond per instruction): the figures are
 instructions per operation or per file, which need no common anchor, so
 every ratio is a plain quotient. Each row also shows how far ours is above
@@ -124,11 +125,14 @@ def churn_row(metric):
 
 def instructions(run, ours_log, upstream_log, csv_out):
     """The table of a pair of boots that counted instructions."""
-    ours, upstream = parse(ours_log), parse(upstream_log)
+    # UPSTREAM_LOG "-": upstream's kernel was not booted; its columns stay empty.
+    ours = parse(ours_log)
+    upstream = parse(upstream_log) if upstream_log != "-" else parse(os.devnull)
+    logs = ((ours_log, ours),) + (((upstream_log, upstream),) if upstream_log != "-" else ())
 
     # The clock must have counted instructions: spin_2000 runs exactly
     # 2 * 1000 more than spin_1000 (see dfsbench.c).
-    for log, runs in ((ours_log, ours), (upstream_log, upstream)):
+    for log, runs in logs:
         short, long_ = solo(runs, "spin_1000"), solo(runs, "spin_2000")
         if short is None or long_ is None or abs(long_ - short - 2000) > 20:
             sys.exit("%s: 1000 more iterations of a 2-instruction loop took %s, not 2000: "
