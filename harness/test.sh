@@ -270,7 +270,10 @@ if [ "$debug_ok" = yes ]; then
 	# Every error path of the bad-input phase is already taken by its first
 	# inputs; the full lists run on the test kernel. A task blocked for two
 	# minutes or a CPU stuck for a minute panics with a trace.
-	boot_start debug debug-boot DURATION=60 CHURN=3000 BAD_INPUTS=15 watchdog_thresh=30
+	# It shares the two cores with the lint stage and the other boots, and
+	# KASAN's KUnit alone took 11 minutes so: it gets 1500 s, not 900.
+	BOOT_TIMEOUT=1500 boot_start debug debug-boot DURATION=60 CHURN=3000 BAD_INPUTS=15 \
+		watchdog_thresh=30
 fi
 
 stage lint
