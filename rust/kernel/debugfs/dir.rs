@@ -1,0 +1,696 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The owning API: a [`Dir`] handle and the [`File`]s and [`Symlink`]s created through it.
+//!
+//! Every handle owns what it created and removes it when dropped. A [`File`] owns its data too,
+//! and removes the file before dropping the data (it is a [`Scope`] of one file).
+
+use super::{
+    callback_adapters,
+    entry::{
+        Entry,
+        FileAttrs,
+        NewFile,
+        Table, //
+    },
+    file_ops::{
+        FileOps,
+        ShortFileOps, //
+    },
+    BinaryReader,
+    BinaryWriter,
+    Mode,
+    Reader,
+    Records,
+    RegisterDump,
+    RegisterIo,
+    Scope,
+    ScopedDir,
+    Writer, //
+};
+use crate::{
+    bindings,
+    fmt,
+    prelude::*,
+    str::CStr,
+    sync::Arc,
+    uaccess::UserSliceReader, //
+};
+use core::ops::Deref;
+
+/// A DebugFS directory.
+///
+/// The directory is removed when the last [`Dir`] for it is dropped and every [`File`],
+/// [`Scope`] or subdirectory created in it is gone too.
+///
+/// With `CONFIG_DEBUG_FS=n` a [`Dir`] is zero-sized.
+///
+/// # Invariants
+///
+/// If `entry` is `Some`, the `Entry` in it is live.
+#[derive(Clone)]
+pub struct Dir {
+    // Compiled out without DebugFS, as upstream does, where it could only ever be `None`.
+    #[cfg(CONFIG_DEBUG_FS)]
+    entry: Option<Arc<Entry<'static>>>,
+    // The permissions of files created through this handle.
+    #[cfg(CONFIG_DEBUG_FS)]
+    mode: Mode,
+}
+
+#[cfg(not(CONFIG_DEBUG_FS))]
+const _: () = assert!(core::mem::size_of::<Dir>() == 0);
+
+/// Creates the entry of a directory named `name` in `parent`, or at the DebugFS root if `parent`
+/// is `None`.
+///
+/// A directory whose parent could not be created is not created either.
+pub(super) fn dir_entry(name: &CStr, parent: Option<&Dir>) -> Entry<'static> {
+    match parent.map(Dir::entry) {
+        None => Entry::dir(name, None),
+        Some(Some(parent)) => Entry::dir(name, Some(parent.clone())),
+        Some(None) => Entry::empty(),
+    }
+}
+
+impl Dir {
+    fn create(name: &CStr, parent: Option<&Dir>) -> Self {
+        let mode = parent.map_or(Mode::OWNER, Dir::mode);
+        let entry = dir_entry(name, parent);
+        if !entry.is_live() {
+            // INVARIANT: `None`.
+            return Self::from_entry(None, mode);
+        }
+        // If the allocation fails, `entry` is dropped and the directory removed again: a `Dir`
+        // that has no handle to it must not leave anything behind.
+        // INVARIANT: `entry` is live.
+        Self::from_entry(Arc::new(entry, GFP_KERNEL).ok(), mode)
+    }
+
+    /// Wraps the entry of a directory, which must be live if it is `Some`.
+    #[cfg(CONFIG_DEBUG_FS)]
+    fn from_entry(entry: Option<Arc<Entry<'static>>>, mode: Mode) -> Self {
+        Self { entry, mode }
+    }
+
+    /// Without DebugFS no entry is ever live: there is nothing to keep.
+    #[cfg(not(CONFIG_DEBUG_FS))]
+    fn from_entry(_entry: Option<Arc<Entry<'static>>>, _mode: Mode) -> Self {
+        Self {}
+    }
+
+    /// The permissions of files created through this handle.
+    #[cfg(CONFIG_DEBUG_FS)]
+    pub(super) fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Without DebugFS no file is created; the default stands in.
+    #[cfg(not(CONFIG_DEBUG_FS))]
+    pub(super) fn mode(&self) -> Mode {
+        Mode::OWNER
+    }
+
+    /// The entry of this directory, if DebugFS created it.
+    #[cfg(CONFIG_DEBUG_FS)]
+    fn entry(&self) -> Option<&Arc<Entry<'static>>> {
+        self.entry.as_ref()
+    }
+
+    /// Without DebugFS there is never an entry.
+    #[cfg(not(CONFIG_DEBUG_FS))]
+    fn entry(&self) -> Option<&Arc<Entry<'static>>> {
+        None
+    }
+
+    /// Creates a directory at the root of DebugFS.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// // `/sys/kernel/debug/example_new/`, removed when the last clone is dropped.
+    /// let same = {
+    ///     let dir = Dir::new(c"example_new");
+    ///     dir.clone()
+    /// };
+    /// // `dir` is gone, but `same` still names the directory, and files can still be made in it.
+    /// let file = KBox::pin_init(same.read_only_file(c"answer", 42u32), GFP_KERNEL)?;
+    /// assert_eq!(**file, 42);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn new(name: &CStr) -> Self {
+        Self::create(name, None)
+    }
+
+    /// Creates a directory in this one.
+    ///
+    /// The subdirectory keeps this directory alive.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// // `/sys/kernel/debug/example_subdir/child/`.
+    /// let child = {
+    ///     let parent = Dir::new(c"example_subdir");
+    ///     parent.subdir(c"child")
+    /// };
+    /// // The parent stays until the child is gone, so the file's path stays valid.
+    /// let file = KBox::pin_init(child.read_only_file(c"depth", 2u8), GFP_KERNEL)?;
+    /// assert_eq!(**file, 2);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn subdir(&self, name: &CStr) -> Self {
+        Self::create(name, Some(self))
+    }
+
+    /// Returns a handle to this directory that creates files with permissions `mode`.
+    ///
+    /// Each file keeps the permissions of `mode` that its operations implement: through a handle
+    /// with [`Mode::READ_ALL`] (0644), a read-only file gets 0444, a read-write file 0644 and a
+    /// write-only file 0200. Subdirectories created through the handle pass the mode on. The
+    /// handle is a [`Dir`] like any other and keeps the directory alive.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::debugfs::{Access, Dir, Mode};
+    ///
+    /// let dir = Dir::new(c"example_with_mode");
+    /// // `ls -l`: `-r--r--r-- version`, `-rw-r--r-- level`, `--w------- reset`.
+    /// let public = dir.with_mode(Mode::new(Access::Everyone, Access::Owner));
+    /// let version = KBox::pin_init(public.read_only_file(c"version", 1u32), GFP_KERNEL)?;
+    /// let level = public.read_write_file(c"level", kernel::new_mutex!(3u8));
+    /// let level = KBox::pin_init(level, GFP_KERNEL)?;
+    /// let reset = public.write_only_file(c"reset", kernel::new_mutex!(0u8));
+    /// let reset = KBox::pin_init(reset, GFP_KERNEL)?;
+    /// // `dir` itself still creates root-only files.
+    /// let secret = KBox::pin_init(dir.read_only_file(c"secret", 7u32), GFP_KERNEL)?;
+    /// assert_eq!((**version, *level.lock(), *reset.lock(), **secret), (1, 3, 0, 7));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn with_mode(&self, mode: Mode) -> Self {
+        // INVARIANT: The same entry, live if `self`'s is.
+        Self::from_entry(self.entry().cloned(), mode)
+    }
+
+    /// Creates a file in this directory that shows `data` through `file_ops` and whose `stat`
+    /// reports `size` bytes.
+    fn create_file<'a, T, E: 'a, O: Table>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+        file_ops: &'static FileOps<T, O>,
+        size: usize,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: Sync + 'static,
+    {
+        let attrs = FileAttrs {
+            mode: self.mode(),
+            size: size.try_into().unwrap_or(bindings::loff_t::MAX),
+        };
+        let scope = Scope::new(data, move |data| {
+            let file = NewFile::new(data, file_ops, attrs);
+            // SAFETY: `file` was built from `data`, the pinned data of the `Scope` under
+            // construction, which drops the returned entry before the data.
+            unsafe { Entry::file(name, self.entry(), file) }
+        });
+        try_pin_init!(File { scope <- scope }? E)
+    }
+
+    /// Creates a read-only file showing `data` as text.
+    ///
+    /// The file has mode 0400; reading it shows what [`Writer`] renders.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// let dir = Dir::new(c"example_read_only");
+    /// // `cat /sys/kernel/debug/example_read_only/version` prints "3".
+    /// let version = KBox::pin_init(dir.read_only_file(c"version", 3u32), GFP_KERNEL)?;
+    /// assert_eq!(**version, 3);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn read_only_file<'a, T, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: Writer + Send + Sync + 'static,
+    {
+        self.create_file(name, data, &FileOps::<T>::READ_ONLY, 0)
+    }
+
+    /// Creates a read-write file showing `data` as text.
+    ///
+    /// The file has mode 0600; reading it shows what [`Writer`] renders, writing it hands the
+    /// bytes to [`Reader`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let dir = Dir::new(c"example_read_write");
+    /// // `echo 0x10 > .../level` stores 16, as it would in a C `debugfs_create_u32()` file.
+    /// let level = dir.read_write_file(c"level", Atomic::<u32>::new(7));
+    /// let level = KBox::pin_init(level, GFP_KERNEL)?;
+    /// level.store(8, Relaxed);
+    /// assert_eq!(level.load(Relaxed), 8);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn read_write_file<'a, T, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: Writer + Reader + Send + Sync + 'static,
+    {
+        self.create_file(name, data, &FileOps::<T>::READ_WRITE, 0)
+    }
+
+    /// Creates a write-only file updating `data` from text.
+    ///
+    /// The file has mode 0200; writing it hands the bytes to [`Reader`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let dir = Dir::new(c"example_write_only");
+    /// // `echo 1 > .../trigger`; only the driver reads it.
+    /// let trigger = dir.write_only_file(c"trigger", Atomic::new(false));
+    /// let trigger = KBox::pin_init(trigger, GFP_KERNEL)?;
+    /// assert!(!trigger.load(Relaxed));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn write_only_file<'a, T, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: Reader + Send + Sync + 'static,
+    {
+        self.create_file(name, data, &ShortFileOps::<T>::WRITE_ONLY, 0)
+    }
+
+    /// Creates a read-only file that shows `data` through the callback `F`.
+    ///
+    /// `F` must be zero-sized (a function or a closure that captures nothing), which is checked
+    /// at compile time. It is never stored: the file's operations are specific to `F`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let dir = Dir::new(c"example_read_callback");
+    /// // `cat .../temp` prints "21.5 C".
+    /// let temp = KBox::pin_init(
+    ///     dir.read_callback_file(c"temp", Atomic::<u32>::new(215), &|t, f| {
+    ///         let t = t.load(Relaxed);
+    ///         writeln!(f, "{}.{} C", t / 10, t % 10)
+    ///     }),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// assert_eq!(temp.load(Relaxed), 215);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn read_callback_file<'a, T, E: 'a, F>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+        f: &'static F,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: Send + Sync + 'static,
+        F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync + Copy,
+    {
+        self.create_file(name, data, callback_adapters::read_only(f), 0)
+    }
+
+    /// Creates a read-write file that shows `data` through `F` and updates it through `W`.
+    ///
+    /// Both callbacks must be zero-sized, see [`Dir::read_callback_file`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let dir = Dir::new(c"example_read_write_callback");
+    /// // `cat .../mode` prints "on" or "off"; `echo off > .../mode` turns it off.
+    /// let mode = KBox::pin_init(
+    ///     dir.read_write_callback_file(
+    ///         c"mode",
+    ///         Atomic::new(true),
+    ///         &|on, f| writeln!(f, "{}", if on.load(Relaxed) { "on" } else { "off" }),
+    ///         &|on, reader| {
+    ///             let mut buf = [0u8; 4];
+    ///             let len = reader.len().min(buf.len());
+    ///             reader.read_slice(&mut buf[..len])?;
+    ///             on.store(buf.starts_with(b"on"), Relaxed);
+    ///             Ok(())
+    ///         },
+    ///     ),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// assert!(mode.load(Relaxed));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn read_write_callback_file<'a, T, E: 'a, F, W>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+        f: &'static F,
+        w: &'static W,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: Send + Sync + 'static,
+        F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync + Copy,
+        W: Fn(&T, &mut UserSliceReader) -> Result + Send + Sync + Copy,
+    {
+        self.create_file(name, data, callback_adapters::read_write(f, w), 0)
+    }
+
+    /// Creates a write-only file that updates `data` through the callback `W`.
+    ///
+    /// `W` must be zero-sized, see [`Dir::read_callback_file`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let dir = Dir::new(c"example_write_callback");
+    /// // Every write to `.../kick`, whatever it says, counts one kick.
+    /// let kicks = KBox::pin_init(
+    ///     dir.write_callback_file(c"kick", Atomic::<u32>::new(0), &|kicks, _reader| {
+    ///         kicks.fetch_add(1, Relaxed);
+    ///         Ok(())
+    ///     }),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// assert_eq!(kicks.load(Relaxed), 0);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn write_callback_file<'a, T, E: 'a, W>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+        w: &'static W,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: Send + Sync + 'static,
+        W: Fn(&T, &mut UserSliceReader) -> Result + Send + Sync + Copy,
+    {
+        self.create_file(name, data, callback_adapters::write_only(w), 0)
+    }
+
+    /// Creates a read-only binary file: reading it copies out the bytes of `data`.
+    ///
+    /// Reads honour the file offset like C's `debugfs_create_blob()`, see [`BinaryWriter`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// let dir = Dir::new(c"example_read_binary");
+    /// // `hexdump .../id` shows de ad be ef.
+    /// let id = dir.read_binary_file(c"id", [0xde_u8, 0xad, 0xbe, 0xef]);
+    /// let id = KBox::pin_init(id, GFP_KERNEL)?;
+    /// assert_eq!(id[0], 0xde);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn read_binary_file<'a, T, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: BinaryWriter + Send + Sync + 'static,
+    {
+        self.create_file(name, data, &ShortFileOps::<T>::BINARY_READ_ONLY, 0)
+    }
+
+    /// Creates a read-write binary file: reads copy out bytes of `data`, writes copy bytes in.
+    ///
+    /// See [`BinaryWriter`] and [`BinaryReader`] for offsets and sizes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// use kernel::new_mutex;
+    ///
+    /// let dir = Dir::new(c"example_read_write_binary");
+    /// // 16 bytes that user space may patch with `dd conv=notrunc seek=...`.
+    /// let regs = KBox::pin_init(
+    ///     dir.read_write_binary_file(c"regs", new_mutex!([0u8; 16])),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// regs.lock()[3] = 1;
+    /// assert_eq!(regs.lock()[3], 1);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn read_write_binary_file<'a, T, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: BinaryWriter + BinaryReader + Send + Sync + 'static,
+    {
+        self.create_file(name, data, &ShortFileOps::<T>::BINARY_READ_WRITE, 0)
+    }
+
+    /// Creates a write-only binary file: writes copy bytes into `data`.
+    pub fn write_binary_file<'a, T, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: BinaryReader + Send + Sync + 'static,
+    {
+        self.create_file(name, data, &ShortFileOps::<T>::BINARY_WRITE_ONLY, 0)
+    }
+
+    /// Creates a read-only binary file, see [`Dir::read_binary_file`], whose `stat` reports
+    /// `size` bytes.
+    ///
+    /// This is C's `debugfs_create_file_size()`: `ls -l` and tools that size their reads by
+    /// `st_size` see the length of the data. The size is set once, here: if the data later grows
+    /// or shrinks, reads still return what is there, and only `stat` is stale.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// let dir = Dir::new(c"example_sized");
+    /// // `ls -l .../log` shows 4096 bytes.
+    /// let log = dir.read_binary_file_with_size(c"log", [0u8; 4096], 4096);
+    /// let log = KBox::pin_init(log, GFP_KERNEL)?;
+    /// assert_eq!(log.len(), 4096);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn read_binary_file_with_size<'a, T, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+        size: usize,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: BinaryWriter + Send + Sync + 'static,
+    {
+        self.create_file(name, data, &ShortFileOps::<T>::BINARY_READ_ONLY, size)
+    }
+
+    /// Creates a read-write binary file, see [`Dir::read_write_binary_file`], whose `stat`
+    /// reports `size` bytes, see [`Dir::read_binary_file_with_size`].
+    pub fn read_write_binary_file_with_size<'a, T, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+        size: usize,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: BinaryWriter + BinaryReader + Send + Sync + 'static,
+    {
+        self.create_file(name, data, &ShortFileOps::<T>::BINARY_READ_WRITE, size)
+    }
+
+    /// Creates a read-only file of [`Records`], rendered one record at a time like a C
+    /// `seq_file`.
+    ///
+    /// Reading never holds the whole text: see [`Records`] for what a read renders and what it
+    /// holds. The file has mode 0400 (or what [`Dir::with_mode`] allows for reading).
+    pub fn records_file<'a, T, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+    ) -> impl PinInit<File<T>, E> + 'a
+    where
+        T: Records + Send + Sync + 'static,
+    {
+        self.create_file(name, data, &FileOps::<T>::RECORDS, 0)
+    }
+
+    /// Creates a read-only file showing the registers of a [`RegisterDump`], like C's
+    /// `debugfs_create_regset32()`.
+    ///
+    /// See [`RegisterDump`] for an example.
+    pub fn registers_file<'a, R, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<RegisterDump<R>, E> + 'a,
+    ) -> impl PinInit<File<RegisterDump<R>>, E> + 'a
+    where
+        R: RegisterIo + Send + 'static,
+    {
+        self.create_file(name, data, &FileOps::<RegisterDump<R>>::REGISTERS, 0)
+    }
+
+    /// Creates a symbolic link named `name` in this directory, pointing at `target`.
+    ///
+    /// `target` is stored as given: a path relative to this directory, or an absolute one. The
+    /// link is removed when the returned [`Symlink`] is dropped, and keeps this directory alive
+    /// until then.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// let dir = Dir::new(c"example_symlink");
+    /// let dev0 = dir.subdir(c"dev0");
+    /// // `readlink .../current` prints "dev0".
+    /// let current = dir.symlink(c"current", c"dev0");
+    /// drop((current, dev0));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn symlink(&self, name: &CStr, target: &CStr) -> Symlink {
+        Symlink {
+            _entry: match self.entry() {
+                Some(parent) => Entry::symlink(name, parent.clone(), target),
+                None => Entry::empty(),
+            },
+        }
+    }
+
+    /// Creates a directory `name` in this one, holding `data` and the files `init` makes for it.
+    ///
+    /// `init` gets the data and a [`ScopedDir`] to create files and subdirectories in. Those
+    /// borrow the data instead of owning it, so one value can back many files. Everything is
+    /// removed, then the data dropped, when the returned [`Scope`] is dropped.
+    ///
+    /// The data must be owned (`T: 'static`), see [`ScopedDir`]'s invariants for why. To show
+    /// borrowed state, own a handle to it (an `Arc`, say).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::debugfs::Dir;
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// struct Queue {
+    ///     head: Atomic<u32>,
+    ///     tail: Atomic<u32>,
+    /// }
+    ///
+    /// let root = Dir::new(c"example_scope");
+    /// // `example_scope/queue0/{head,tail}`, both showing fields of the one `Queue`.
+    /// let queue = KBox::pin_init(
+    ///     root.scope(
+    ///         Queue { head: Atomic::new(1), tail: Atomic::new(5) },
+    ///         c"queue0",
+    ///         |queue, dir| {
+    ///             dir.read_only_file(c"head", &queue.head);
+    ///             dir.read_only_file(c"tail", &queue.tail);
+    ///         },
+    ///     ),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// assert_eq!(queue.tail.load(Relaxed) - queue.head.load(Relaxed), 4);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn scope<'a, T: 'static, E: 'a, F>(
+        &'a self,
+        data: impl PinInit<T, E> + 'a,
+        name: &'a CStr,
+        init: F,
+    ) -> impl PinInit<Scope<T>, E> + 'a
+    where
+        F: for<'data, 'dir> FnOnce(&'data T, &'dir ScopedDir<'data, 'dir>) + 'a,
+    {
+        Scope::new(data, move |data| {
+            ScopedDir::build(name, Some(self), data, init)
+        })
+    }
+}
+
+/// A symbolic link in DebugFS, removed when dropped.
+///
+/// Made by [`Dir::symlink`]. With `CONFIG_DEBUG_FS=n` it is zero-sized.
+#[must_use = "the link is removed when the `Symlink` is dropped"]
+pub struct Symlink {
+    _entry: Entry<'static>,
+}
+
+/// A DebugFS file that owns the data it shows.
+///
+/// Made by the file methods of [`Dir`]. It dereferences to the data; dropping it removes the file,
+/// then drops the data. A driver usually keeps it in its own pinned state, as a `#[pin]` field.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::debugfs::{Dir, File};
+/// use kernel::sync::atomic::{Atomic, Relaxed};
+///
+/// #[pin_data]
+/// struct Driver {
+///     #[pin]
+///     resets: File<Atomic<u32>>,
+///     _dir: Dir,
+/// }
+///
+/// impl Driver {
+///     fn new() -> impl PinInit<Self, Error> {
+///         let dir = Dir::new(c"example_file_type");
+///         try_pin_init!(Self {
+///             resets <- dir.read_write_file(c"resets", Atomic::new(0)),
+///             _dir: dir,
+///         }? Error)
+///     }
+/// }
+///
+/// let driver = KBox::pin_init(Driver::new(), GFP_KERNEL)?;
+/// driver.resets.fetch_add(1, Relaxed);
+/// assert_eq!(driver.resets.load(Relaxed), 1);
+/// # Ok::<(), Error>(())
+/// ```
+#[pin_data]
+pub struct File<T> {
+    #[pin]
+    scope: Scope<T>,
+}
+
+impl<T> Deref for File<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.scope
+    }
+}

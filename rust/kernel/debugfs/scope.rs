@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The scoped API: a [`Scope`] owns data and a directory tree of files that borrow it, built
+//! through [`ScopedDir`]s.
+
+use super::{
+    callback_adapters,
+    dir::dir_entry,
+    entry::{
+        Entry,
+        FileAttrs,
+        NewFile,
+        Table, //
+    },
+    file_ops::{
+        FileOps,
+        ShortFileOps, //
+    },
+    BinaryReader,
+    BinaryWriter,
+    Dir,
+    Mode,
+    Reader,
+    Records,
+    RegisterDump,
+    RegisterIo,
+    Writer, //
+};
+use crate::{
+    bindings,
+    fmt,
+    prelude::*,
+    str::CStr,
+    uaccess::UserSliceReader, //
+};
+use core::{
+    marker::{
+        PhantomData,
+        PhantomPinned, //
+    },
+    mem::ManuallyDrop,
+    ops::Deref, //
+};
+
+/// Data shown in a DebugFS directory tree, which goes away before the data does.
+///
+/// Made by [`Dir::scope`] or [`Scope::dir`]. It dereferences to the data.
+///
+/// # Invariants
+///
+/// - Every file in the tree of `entry` shows `data` or a part of it (or data that is never
+///   freed), and `data` does not move while the scope exists (it is pinned).
+/// - `entry` is removed before `data` is dropped: fields drop in declaration order.
+#[pin_data]
+pub struct Scope<T> {
+    // Field order is load-bearing: fields drop in declaration order, so the whole tree is removed
+    // (and `debugfs_remove` has waited for running file operations) before `data` is dropped.
+    entry: Entry<'static>,
+    #[pin]
+    data: T,
+    // The files point at `data`, so it must never move, even if `T: Unpin`.
+    #[pin]
+    _pin: PhantomPinned,
+}
+
+impl<'b, T: 'b> Scope<T> {
+    /// Initialises the data, then makes its DebugFS entry with `init`.
+    ///
+    /// `init` gets the data at its final, pinned address. The entry it returns may point at the
+    /// data: it is dropped first.
+    pub(super) fn new<E: 'b, F>(
+        data: impl PinInit<T, E> + 'b,
+        init: F,
+    ) -> impl PinInit<Self, E> + 'b
+    where
+        F: for<'a> FnOnce(&'a T) -> Entry<'static> + 'b,
+    {
+        try_pin_init!(Self {
+            entry: Entry::empty(),
+            data <- data,
+            _pin: PhantomPinned,
+        }? E)
+        .pin_chain(|scope| {
+            // SAFETY: Nothing is moved out of `scope`: `entry` is overwritten in place and
+            // `data`, which is structurally pinned, is only borrowed.
+            let scope = unsafe { scope.get_unchecked_mut() };
+            scope.entry = init(&scope.data);
+            Ok(())
+        })
+    }
+}
+
+impl<'a, T: 'a> Scope<T> {
+    /// Creates a directory `name` at the root of DebugFS, holding `data` and the files `init`
+    /// makes for it.
+    ///
+    /// This is [`Dir::scope`] for a directory with no parent; like it, it requires owned data
+    /// (`T: 'static`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::debugfs::Scope;
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// static DROPPED: Atomic<bool> = Atomic::new(false);
+    ///
+    /// struct Stats(Atomic<u64>);
+    ///
+    /// impl Drop for Stats {
+    ///     fn drop(&mut self) {
+    ///         DROPPED.store(true, Relaxed);
+    ///     }
+    /// }
+    ///
+    /// let stats = KBox::pin_init(
+    ///     Scope::dir(Stats(Atomic::new(0)), c"example_scope_dir", |stats, dir| {
+    ///         dir.read_write_file(c"packets", &stats.0);
+    ///     }),
+    ///     GFP_KERNEL,
+    /// )?;
+    /// stats.0.fetch_add(2, Relaxed);
+    /// assert_eq!(stats.0.load(Relaxed), 2);
+    ///
+    /// // Dropping the scope removes `example_scope_dir/`, then drops the data.
+    /// drop(stats);
+    /// assert!(DROPPED.load(Relaxed));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn dir<E: 'a, F>(
+        data: impl PinInit<T, E> + 'a,
+        name: &'a CStr,
+        init: F,
+    ) -> impl PinInit<Self, E> + 'a
+    where
+        T: 'static,
+        F: for<'data, 'dir> FnOnce(&'data T, &'dir ScopedDir<'data, 'dir>) + 'a,
+    {
+        Scope::new(data, move |data| ScopedDir::build(name, None, data, init))
+    }
+}
+
+impl<T> Deref for Scope<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.data
+    }
+}
+
+/// A directory inside a [`Scope`], whose files borrow the scope's data.
+///
+/// It creates the same files as [`Dir`], with the same methods, but they take a reference into
+/// the scope's data instead of the data itself, and return nothing.
+///
+/// # Examples
+///
+/// Every kind of file, on parts of one value:
+///
+/// ```
+/// use kernel::debugfs::{Mode, Scope, ScopedDir};
+/// use kernel::new_mutex;
+/// use kernel::sync::atomic::{Atomic, Relaxed};
+/// use kernel::sync::Mutex;
+/// use kernel::uaccess::UserSliceReader;
+///
+/// #[pin_data]
+/// struct Port {
+///     speed: Atomic<u32>,
+///     #[pin]
+///     eeprom: Mutex<[u8; 16]>,
+///     #[pin]
+///     log: Mutex<KVec<u32>>,
+/// }
+///
+/// fn mbps(speed: &Atomic<u32>, f: &mut kernel::fmt::Formatter<'_>) -> kernel::fmt::Result {
+///     writeln!(f, "{} Mb/s", speed.load(Relaxed))
+/// }
+///
+/// fn reset(speed: &Atomic<u32>, _input: &mut UserSliceReader) -> Result {
+///     speed.store(0, Relaxed);
+///     Ok(())
+/// }
+///
+/// // `example_scoped_dir/port0/` and a link `first` to it.
+/// fn show_port<'data>(port: &'data Port, dir: &ScopedDir<'data, '_>) {
+///     let speed = &port.speed;
+///     dir.read_write_file(c"speed", speed);
+///     dir.with_mode(Mode::READ_ALL).read_only_file(c"public_speed", speed);
+///     dir.write_only_file(c"set_speed", speed);
+///     // `cat .../mbps` prints "100 Mb/s"; any write to `reset` sets the speed to 0.
+///     dir.read_callback_file(c"mbps", speed, &mbps);
+///     dir.write_only_callback_file(c"reset", speed, &reset);
+///     dir.read_write_callback_file(c"mbps_or_reset", speed, &mbps, &reset);
+///     dir.read_binary_file(c"eeprom_ro", &port.eeprom);
+///     dir.read_write_binary_file(c"eeprom", &port.eeprom);
+///     dir.write_binary_file(c"eeprom_wo", &port.eeprom);
+///     dir.read_binary_file_with_size(c"eeprom_sized", &port.eeprom, 16);
+///     dir.read_write_binary_file_with_size(c"eeprom_rw_sized", &port.eeprom, 16);
+///     dir.records_file(c"log", &port.log);
+/// }
+///
+/// let port = pin_init!(Port {
+///     speed: Atomic::new(100),
+///     eeprom <- new_mutex!([0xff; 16]),
+///     log <- new_mutex!(KVec::new()),
+/// });
+/// let port = KBox::pin_init(
+///     Scope::dir(port, c"example_scoped_dir", |port, dir| {
+///         show_port(port, &dir.dir(c"port0"));
+///         dir.symlink(c"first", c"port0");
+///     }),
+///     GFP_KERNEL,
+/// )?;
+/// port.log.lock().push(1, GFP_KERNEL)?;
+/// assert_eq!(port.speed.load(Relaxed), 100);
+/// # Ok::<(), Error>(())
+/// ```
+///
+/// Its files and subdirectories have no handles: they are removed all together when the
+/// [`Scope`] is dropped. `'data` is the lifetime of the data files may show, `'dir` that of the
+/// parent directory.
+///
+/// # Invariants
+///
+/// `entry` belongs to the tree of one [`Scope`], which removes its root before it drops its
+/// data. A [`ScopedDir`] is only made while that scope is being built, and the init closure must
+/// accept it for every `'data`. The closure starts from a `&'data T` into the scope's pinned data,
+/// with `T: 'static`: so every `&'data` reference it can make points into that data (valid until
+/// the root is removed) or at data that is never freed. Files made here on such references
+/// cannot outlive what they show, even if the scope itself is leaked.
+pub struct ScopedDir<'data, 'dir> {
+    // Entries below the root are never dropped: removing the root removes them.
+    entry: ManuallyDrop<Entry<'dir>>,
+    // The permissions of files created through this handle.
+    mode: Mode,
+    _data: PhantomData<fn(&'data ()) -> &'dir ()>,
+}
+
+impl<'data> ScopedDir<'data, 'static> {
+    /// Creates the root of a scope in `parent` (or at the DebugFS root), lets `init` fill it, and
+    /// returns the entry the [`Scope`] must drop before the data.
+    pub(super) fn build<T, F>(
+        name: &CStr,
+        parent: Option<&Dir>,
+        data: &'data T,
+        init: F,
+    ) -> Entry<'static>
+    where
+        F: for<'d, 'dir> FnOnce(&'d T, &'dir ScopedDir<'d, 'dir>),
+    {
+        // INVARIANT: The root of the tree of the scope that `data` belongs to.
+        let root = ScopedDir {
+            entry: ManuallyDrop::new(dir_entry(name, parent)),
+            mode: parent.map_or(Mode::OWNER, Dir::mode),
+            _data: PhantomData,
+        };
+        init(data, &root);
+        ManuallyDrop::into_inner(root.entry)
+    }
+}
+
+impl<'data, 'dir> ScopedDir<'data, 'dir> {
+    /// Creates a subdirectory, see [`Dir::subdir`].
+    pub fn dir<'dir2>(&'dir2 self, name: &CStr) -> ScopedDir<'data, 'dir2> {
+        // INVARIANT: A subdirectory of `self`, in the same scope.
+        ScopedDir {
+            entry: ManuallyDrop::new(Entry::dir_in(name, &self.entry)),
+            mode: self.mode,
+            _data: PhantomData,
+        }
+    }
+
+    /// Returns a handle to this directory that creates files with permissions `mode`, see
+    /// [`Dir::with_mode`].
+    pub fn with_mode<'dir2>(&'dir2 self, mode: Mode) -> ScopedDir<'data, 'dir2> {
+        // INVARIANT: The same directory of the same scope.
+        ScopedDir {
+            // SAFETY: The alias is held in a `ManuallyDrop`, as every `ScopedDir` entry, so it is
+            // never dropped, and it cannot outlive `self`, which it borrows.
+            entry: unsafe { self.entry.alias() },
+            mode,
+            _data: PhantomData,
+        }
+    }
+
+    /// Creates a file showing `data` through `file_ops`, whose `stat` reports `size` bytes; it is
+    /// removed with the scope.
+    fn create_file<T: Sync, O: Table>(
+        &self,
+        name: &CStr,
+        data: &'data T,
+        file_ops: &'static FileOps<T, O>,
+        size: usize,
+    ) {
+        let attrs = FileAttrs {
+            mode: self.mode,
+            size: size.try_into().unwrap_or(bindings::loff_t::MAX),
+        };
+        let file = NewFile::new(data, file_ops, attrs);
+        // SAFETY: `file` was built from `data`, which by the type invariant stays valid until
+        // the scope's root is removed, which removes this file too.
+        let entry = unsafe { Entry::file_in(name, &self.entry, file) };
+        core::mem::forget(entry);
+    }
+
+    /// Creates a read-only text file, see [`Dir::read_only_file`].
+    pub fn read_only_file<T: Writer + Send + Sync + 'static>(&self, name: &CStr, data: &'data T) {
+        self.create_file(name, data, &FileOps::<T>::READ_ONLY, 0)
+    }
+
+    /// Creates a read-write text file, see [`Dir::read_write_file`].
+    pub fn read_write_file<T>(&self, name: &CStr, data: &'data T)
+    where
+        T: Writer + Reader + Send + Sync + 'static,
+    {
+        self.create_file(name, data, &FileOps::<T>::READ_WRITE, 0)
+    }
+
+    /// Creates a write-only text file, see [`Dir::write_only_file`].
+    pub fn write_only_file<T: Reader + Send + Sync + 'static>(&self, name: &CStr, data: &'data T) {
+        self.create_file(name, data, &ShortFileOps::<T>::WRITE_ONLY, 0)
+    }
+
+    /// Creates a read-only callback file, see [`Dir::read_callback_file`].
+    pub fn read_callback_file<T, F>(&self, name: &CStr, data: &'data T, f: &'static F)
+    where
+        T: Send + Sync + 'static,
+        F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync + Copy,
+    {
+        self.create_file(name, data, callback_adapters::read_only(f), 0)
+    }
+
+    /// Creates a read-write callback file, see [`Dir::read_write_callback_file`].
+    pub fn read_write_callback_file<T, F, W>(
+        &self,
+        name: &CStr,
+        data: &'data T,
+        f: &'static F,
+        w: &'static W,
+    ) where
+        T: Send + Sync + 'static,
+        F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Send + Sync + Copy,
+        W: Fn(&T, &mut UserSliceReader) -> Result + Send + Sync + Copy,
+    {
+        self.create_file(name, data, callback_adapters::read_write(f, w), 0)
+    }
+
+    /// Creates a write-only callback file, see [`Dir::write_callback_file`].
+    pub fn write_only_callback_file<T, W>(&self, name: &CStr, data: &'data T, w: &'static W)
+    where
+        T: Send + Sync + 'static,
+        W: Fn(&T, &mut UserSliceReader) -> Result + Send + Sync + Copy,
+    {
+        self.create_file(name, data, callback_adapters::write_only(w), 0)
+    }
+
+    /// Creates a read-only binary file, see [`Dir::read_binary_file`].
+    pub fn read_binary_file<T>(&self, name: &CStr, data: &'data T)
+    where
+        T: BinaryWriter + Send + Sync + 'static,
+    {
+        self.create_file(name, data, &ShortFileOps::<T>::BINARY_READ_ONLY, 0)
+    }
+
+    /// Creates a read-write binary file, see [`Dir::read_write_binary_file`].
+    pub fn read_write_binary_file<T>(&self, name: &CStr, data: &'data T)
+    where
+        T: BinaryWriter + BinaryReader + Send + Sync + 'static,
+    {
+        self.create_file(name, data, &ShortFileOps::<T>::BINARY_READ_WRITE, 0)
+    }
+
+    /// Creates a write-only binary file, see [`Dir::write_binary_file`].
+    pub fn write_binary_file<T>(&self, name: &CStr, data: &'data T)
+    where
+        T: BinaryReader + Send + Sync + 'static,
+    {
+        self.create_file(name, data, &ShortFileOps::<T>::BINARY_WRITE_ONLY, 0)
+    }
+
+    /// Creates a read-only binary file whose `stat` reports `size` bytes, see
+    /// [`Dir::read_binary_file_with_size`].
+    pub fn read_binary_file_with_size<T>(&self, name: &CStr, data: &'data T, size: usize)
+    where
+        T: BinaryWriter + Send + Sync + 'static,
+    {
+        self.create_file(name, data, &ShortFileOps::<T>::BINARY_READ_ONLY, size)
+    }
+
+    /// Creates a read-write binary file whose `stat` reports `size` bytes, see
+    /// [`Dir::read_write_binary_file_with_size`].
+    pub fn read_write_binary_file_with_size<T>(&self, name: &CStr, data: &'data T, size: usize)
+    where
+        T: BinaryWriter + BinaryReader + Send + Sync + 'static,
+    {
+        self.create_file(name, data, &ShortFileOps::<T>::BINARY_READ_WRITE, size)
+    }
+
+    /// Creates a read-only file of [`Records`], see [`Dir::records_file`].
+    pub fn records_file<T: Records + Send + Sync + 'static>(&self, name: &CStr, data: &'data T) {
+        self.create_file(name, data, &FileOps::<T>::RECORDS, 0)
+    }
+
+    /// Creates a read-only register dump, see [`Dir::registers_file`].
+    pub fn registers_file<R>(&self, name: &CStr, data: &'data RegisterDump<R>)
+    where
+        R: RegisterIo + Send + 'static,
+    {
+        self.create_file(name, data, &FileOps::<RegisterDump<R>>::REGISTERS, 0)
+    }
+
+    /// Creates a symbolic link named `name` to `target`, see [`Dir::symlink`]; it is removed with
+    /// the scope.
+    pub fn symlink(&self, name: &CStr, target: &CStr) {
+        core::mem::forget(Entry::symlink_in(name, &self.entry, target));
+    }
+}
