@@ -168,6 +168,11 @@ User-visible differences from the original series:
  - Integer files parse input like C's attribute files (0x, 0 and sign
    prefixes, range checks: ERANGE), bool files take C's Y/N/1/0/on/off.
  - Text reads allocate nothing; writes at an offset fail with EINVAL.
+ - A binary write that does not fit fails whole with EFBIG, and a failed
+   binary write leaves the value as it was.
+ - The data of a Scope must be owned (T: 'static): a leaked scope can no
+   longer leave files on freed memory.
+ - Callbacks must be Copy as well as zero-sized.
  - New: file modes, file sizes, C's hex, Y/N, array and string formats,
    record files over seq_file, register dumps over kernel::io, symlinks.
 
