@@ -550,6 +550,50 @@ sleepers() {
 	done
 }
 
+# --- the guest's runner ----------------------------------------------------------
+
+# guest/run-tests.sh with the base tree's kselftest runner and two fake
+# tests: alpha is killed by its timeout after its first case, beta crashes
+# the "guest" (kills every process of the run) after its first. What
+# reached the guest log by then is counted, as test.sh counts it.
+stream_cases() {
+	local ksft=$work/ksft
+	mkdir -p "$ksft/rust"
+	cp -r "$TREE/tools/testing/selftests/run_kselftest.sh" \
+		"$TREE/tools/testing/selftests/kselftest" "$ksft/"
+	printf 'rust:%s\n' alpha.sh beta.sh >"$ksft/kselftest-list.txt"
+	echo timeout=2 >"$ksft/rust/settings"
+	printf '%s\n' 'echo "TAP version 13"; echo "1..3"; echo "ok 1 alpha: first"; sleep 20' \
+		>"$ksft/rust/alpha.sh"
+	cat >"$ksft/rust/beta.sh" <<'EOF'
+echo "TAP version 13"; echo "1..2"; echo "ok 1 beta: ran"
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	grep -q "^ok 1 beta: ran" "$OUT" && break
+	sleep 0.1
+done
+kill -s KILL -- "-$(cut -d' ' -f6 /proc/$$/stat)" 0
+EOF
+	chmod +x "$ksft"/rust/*.sh
+	fresh
+	printf '%s\n' "kunit 3 0 2" "suite alpha 3 0" "suite beta 2 0" >"$work/expect"
+	KSELFTEST_DIR=$ksft TESTS=alpha.sh,beta.sh TMPDIR=$work OUT=$work/guest.log \
+		setsid -w sh "$REPO/harness/guest/run-tests.sh" >"$work/guest.log" 2>&1 || true
+	verdict_of
+	if grep -q '^PASS fake: alpha: 1 alpha: first$' "$RESULTS" &&
+		grep -q '^FAIL fake: alpha: exit status 124 with no failed case' "$RESULTS"; then
+		result ok "a test killed by its timeout keeps its earlier cases, and fails"
+	else
+		result fail "a test killed by its timeout keeps its earlier cases, and fails"
+	fi
+	if grep -q '^PASS fake: beta: 1 beta: ran$' "$RESULTS" &&
+		grep -q '^FAIL fake: beta: cut off: no end marker after 1 cases' "$RESULTS"; then
+		result ok "a guest that dies in a test keeps that test's earlier cases, cut off"
+	else
+		result fail "a guest that dies in a test keeps that test's earlier cases, cut off"
+	fi
+	sed 's/^/# guest log: /' "$work/guest.log"
+}
+
 # harness/expect/harness declares how many cases there must be, so a plan
 # counted after the cases still catches a case that went missing.
 {
@@ -557,6 +601,7 @@ sleepers() {
 	warnings_cases
 	makefile_cases
 	background_cases
+	stream_cases
 } >"$work/cases"
 ktap_begin selftest-harness "$KTAP_N"
 cat "$work/cases"

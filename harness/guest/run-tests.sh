@@ -3,44 +3,59 @@
 #
 # Guest script of `make test`: runs the selftests with kselftest's own
 # runner from the installed tree (harness/kselftest.sh), as anyone would
-# run them, and prints the runner's KTAP and each test's KTAP between
-# markers for the host to count. The kernel log reaches the host on its own
-# serial port (see init), so nothing here prints it.
-LOGS=/tmp/kselftest
-cd /kselftest || exit 1
+# run them, and streams each test's KTAP between markers for the host to
+# count, line by line as the runner prints it: a crash or a hang loses only
+# what had not run. The runner's own KTAP follows at the end. The kernel log
+# reaches the host on its own serial port (see init).
+cd "${KSELFTEST_DIR:-/kselftest}" || exit 1
+runner=${TMPDIR:-/tmp}/kselftest.ktap
+: >"$runner"
 # TESTS=a.sh,b.sh (from `make check`): only those tests of the collection.
 set --
 for test in $(echo "${TESTS:-}" | tr ',' ' '); do
 	set -- "$@" -t "rust:$test"
 done
-./run_kselftest.sh --per-test-log "$LOGS" "$@" >/tmp/kselftest.ktap 2>&1
-rc=$?
-echo "SELFTEST-BEGIN kselftest"
-cat /tmp/kselftest.ktap
-echo "SELFTEST-END kselftest $rc"
-
-# Each test's log holds its output behind the runner's "# " prefix, after
-# the runner's note of the timeout; its exit status is in the runner's line.
-sed -n 's/^\(not \)\{0,1\}ok [0-9]* selftests: [^:]*: \([^ ]*\) *\(.*\)$/\2 \1\3/p' \
-	/tmp/kselftest.ktap | while read -r test result; do
-	case $result in
-	"# SKIP"*) rc=4 ;;
-	"# XFAIL"*) rc=2 ;;
-	"not # exit="*) rc=${result#not # exit=} ;;
-	"not # TIMEOUT"*) rc=124 ;;
-	not*) rc=1 ;;
-	*) rc=0 ;;
+# The runner prints "# selftests: rust: NAME.sh", the test's output behind
+# "# ", then its own "ok" or "not ok" line with the test's exit status.
+name=
+{ ./run_kselftest.sh "$@" 2>&1; echo "RUNNER-EXIT $?"; } | while IFS= read -r line; do
+	case $name/$line in
+	"$name/RUNNER-EXIT "*)
+		echo "SELFTEST-BEGIN kselftest"
+		cat "$runner"
+		echo "SELFTEST-END kselftest ${line#RUNNER-EXIT }"
+		;;
+	"/# selftests: "*)
+		printf '%s\n' "$line" >>"$runner"
+		name=${line##* }
+		name=${name%.sh}
+		echo "SELFTEST-BEGIN $name"
+		;;
+	/*) printf '%s\n' "$line" >>"$runner" ;;
+	"$name/ok "* | "$name/not ok "*)
+		printf '%s\n' "$line" >>"$runner"
+		case $line in
+		"ok "*"# SKIP"*) rc=4 ;;
+		"ok "*"# XFAIL"*) rc=2 ;;
+		*"# exit="*) rc=${line##*# exit=} ;;
+		*"# TIMEOUT"*) rc=124 ;;
+		"not ok "*) rc=1 ;;
+		*) rc=0 ;;
+		esac
+		echo "SELFTEST-END $name $rc"
+		# Shell builtins only: if memory ran out, no command can be
+		# forked, and this is what the log should then show.
+		while read -r mem; do
+			case $mem in MemAvailable:* | Slab:* | Committed_AS:*) echo "MEMINFO $name $mem" ;; esac
+		done </proc/meminfo
+		name=
+		;;
+	"$name/#"*)
+		line=${line#"#"}
+		printf '%s\n' "${line# }"
+		;;
+	*) printf '%s\n' "$line" ;;
 	esac
-	name=${test%.sh}
-	# Shell builtins only: if memory ran out, no command can be forked, and
-	# this is what the log should then show.
-	while read -r line; do
-		case $line in MemAvailable:* | Slab:* | Committed_AS:*) echo "MEMINFO $name $line" ;; esac
-	done </proc/meminfo
-	echo "SELFTEST-BEGIN $name"
-	sed -e 's/^# \{0,1\}//' -e '1{/^timeout set to [0-9]*$/d;/^overriding timeout to [0-9]*$/d}' \
-		"$LOGS/$test"
-	echo "SELFTEST-END $name $rc"
 done
 # Smoke test of `make bench`: the benchmark modules and the timing loop run,
 # with tiny counts, and every measurement produces numbers.
