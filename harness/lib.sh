@@ -17,8 +17,7 @@
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${DEBUGFS_CACHE:-${XDG_CACHE_HOME:-/var/cache}/rust-debugfs}
 TREE=$CACHE/src/linux
-# The source tree that build.sh and config.sh use, as the toolchain root
-# sees it: the base tree with our files, unless a caller names another.
+# The tree build.sh and config.sh use, as the toolchain root sees it.
 KSRC=${KSRC:-/cache/src/linux}
 LOGS=$CACHE/logs
 JOBS=${JOBS:-$(nproc)}
@@ -26,10 +25,8 @@ V=${V:-0}
 
 mkdir -p "$CACHE" "$LOGS"
 
-# One run at a time per cache: two would build into the same directories
-# and write the same logs. The first script of a run takes the lock on
-# $CACHE/lock (held until the run's last process exits), the scripts it
-# starts inherit it, and a second run waits for the first.
+# One run at a time per cache: the first script of a run takes $CACHE/lock,
+# the scripts it starts inherit it, and a second run waits.
 if [ "${DEBUGFS_LOCKED:-}" != "$CACHE" ]; then
 	exec 9>>"$CACHE/lock"
 	if ! flock -n 9; then
@@ -39,8 +36,7 @@ if [ "${DEBUGFS_LOCKED:-}" != "$CACHE" ]; then
 	export DEBUGFS_LOCKED=$CACHE
 fi
 
-# The series we test against, and the exact build tested most recently: the
-# Debian package, and the kernel tarball inside it, by sha256.
+# The series we test against, and the package (and its tarball) tested last.
 BASE_SERIES=7.3
 BASE_PACKAGE=linux-source-$BASE_SERIES
 BASE_TESTED_VERSION=7.3.4-1~bpo13+1
@@ -58,8 +54,7 @@ die() {
 	exit 1
 }
 
-# Run a command, sending its output to a log file unless V=1.
-# Usage: logged LOGFILE CMD...
+# logged LOGFILE CMD...: CMD's output to LOGFILE (and the terminal if V=1).
 logged() {
 	local log=$1
 	shift
@@ -74,9 +69,8 @@ logged() {
 	fi
 }
 
-# The toolchain root in use: the kernel's minimum Rust, which everything is
-# built and tested with, or with TOOLCHAIN=newest the newest rustc Debian
-# ships, which only compiles, lints and documents our code.
+# The toolchain root: the kernel's minimum Rust, or with TOOLCHAIN=newest
+# the newest rustc Debian ships (compiles and lints only).
 toolchain_root() {
 	case ${TOOLCHAIN:-minimum} in
 	minimum) echo "$CACHE/chroot" ;;
@@ -85,12 +79,8 @@ toolchain_root() {
 	esac
 }
 
-# Run a command inside the toolchain root, in a private mount namespace.
-#
-# /proc, /sys and /dev are needed by rustfmt, objtool and QEMU. Mounting
-# them inside `unshare --mount` means the kernel drops every mount when
-# the command ends, whether it succeeds, fails or is interrupted, so the
-# host never keeps stale mounts.
+# in_chroot CMD...: CMD in the toolchain root, in a private mount namespace
+# whose mounts the kernel drops whenever CMD ends.
 in_chroot() {
 	local root
 	root=$(toolchain_root)
@@ -115,25 +105,20 @@ in_chroot() {
 	' sh "$root" "$CACHE" "$REPO" "$@"
 }
 
-# The architecture a configuration is built for. A fragment in
-# harness/configs/ that is not for x86_64 says so on a line of its own,
-# "# ARCH=arm64"; config.sh keeps the fragment of each build directory as
-# .fragment. fragment_arch FILE prints the kernel's name of the
-# architecture, as make's ARCH= takes it (x86 when the file names none: with
-# CONFIG_64BIT, x86_64, which is also what make picks on this host).
+# fragment_arch FILE: make's ARCH= of a fragment of harness/configs/, from
+# its line "# ARCH=arm64"; x86 (x86_64) if it has none.
 fragment_arch() {
 	local arch
 	arch=$(sed -n 's/^# ARCH=\([a-z0-9]*\)$/\1/p' "$1" 2>/dev/null)
 	echo "${arch:-x86}"
 }
 
-# cfg_arch CONFIG: the architecture of the configured build directory CONFIG.
+# cfg_arch CONFIG: the architecture of a build directory (its .fragment).
 cfg_arch() {
 	fragment_arch "$CACHE/build/$1/.fragment"
 }
 
-# cfg_cc CONFIG: the C compiler for CONFIG's user space (the benchmark's
-# timing loop): the toolchain root's gcc, or its cross gcc.
+# cfg_cc CONFIG: the C compiler for CONFIG's user space.
 cfg_cc() {
 	case $(cfg_arch "$1") in
 	x86) echo gcc ;;
@@ -142,16 +127,13 @@ cfg_cc() {
 	esac
 }
 
-# Seconds since the epoch, for stage timings.
 now() {
 	date +%s
 }
 
-# setup CONFIG[:FRAGMENT]...: what every build needs, each step doing
-# only what changed: the toolchain root, the base tree with our files laid
-# in, and the .config of each CONFIG (from harness/configs/FRAGMENT.config,
-# FRAGMENT defaulting to CONFIG). The one chain behind make test, make
-# check, make run and make bench.
+# setup CONFIG[:FRAGMENT]...: the toolchain root, the base tree with our
+# files, and each CONFIG's .config (from configs/FRAGMENT.config), each step
+# doing only what changed. The one chain behind every make target.
 setup() {
 	local step cfg
 	for step in chroot.sh source.sh overlay.sh; do
@@ -163,8 +145,7 @@ setup() {
 	done
 }
 
-# base_archive: the archive the base tree comes from (a linux-source .deb
-# or a kernel tarball), as harness/source.sh chose it.
+# base_archive: the .deb or tarball the base tree comes from (source.sh).
 base_archive() {
 	[ -s "$BASE_RECORD" ] || die "no base archive recorded in $BASE_RECORD: run 'make source'"
 	cat "$BASE_RECORD"
@@ -189,9 +170,8 @@ base_origin() {
 	esac
 }
 
-# base_extract DIR [PATTERN...]: the kernel tree of the base archive, or the
-# members matching the PATTERNs, extracted into DIR (the tree's top
-# directory stripped).
+# base_extract DIR [PATTERN...]: the base archive's kernel tree, or the
+# members matching PATTERNs, extracted into DIR.
 base_extract() {
 	local dir=$1 archive
 	shift
@@ -207,11 +187,8 @@ base_extract() {
 	esac
 }
 
-# base_repo: the whole pristine base tree as a git repository whose one
-# commit, tagged "base", is made reproducibly (fixed identity and date: the
-# same package gives the same commit id). `make patches` commits the series
-# on it, exports it with git format-patch, and applies it back with git am.
-# Made once; prints its path, $CACHE/src/base.
+# base_repo: the pristine base as a git repository, $CACHE/src/base, whose
+# one commit "base" is reproducible (fixed identity and date). Made once.
 base_repo() {
 	local repo=$CACHE/src/base name
 	if ! git -C "$repo" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
@@ -235,9 +212,7 @@ base_repo() {
 	echo "$repo"
 }
 
-# base_worktree DIR: a git worktree of the pristine base (base_repo) at
-# DIR, checked out once. make upstream-fixes builds two of them, make bench
-# the same pristine one.
+# base_worktree DIR: a worktree of base_repo at DIR, checked out once.
 base_worktree() {
 	local base
 	base=$(base_repo) || return 1
@@ -249,14 +224,10 @@ base_worktree() {
 	fi
 }
 
-# The KTAP of the harness's own checks (its self-test, the base-tree
-# lookup, the compile-fail snippets, the upstream fixes), between the
-# markers the verdict counts, as the guest prints its selftests':
-#   ktap_begin NAME PLAN   the markers' name and the number of cases
-#   ktap_case DESCRIPTION CMD...   one case: ok when CMD succeeds
-#   ktap_end               the end marker, with 1 when a case failed
-# A script that counts its cases before it prints them calls ktap_case
-# into a file, then ktap_begin NAME "$KTAP_N" and prints the file.
+# The KTAP of the harness's own checks, between the guest's markers:
+#   ktap_begin NAME PLAN, ktap_case DESCRIPTION CMD... (ok if CMD succeeds),
+#   ktap_end (exit 1 if a case failed). To plan after the cases, print them
+#   to a file, then ktap_begin NAME "$KTAP_N" and the file.
 KTAP_N=0
 KTAP_FAILED=0
 ktap_begin() {

@@ -1,20 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make patches`: export our work as the patch series a maintainer would
-# receive, and prove that it is one.
-#
-#   1. Commit the series, one logical step per commit, on a git import of
-#      the pristine base tree (base_repo in lib.sh).
-#   2. Export it (harness/series.sh): mails with a cover letter, To/Cc from
-#      get_maintainer.pl, no Signed-off-by; checkpatch.pl --strict
-#      --codespell on each; the mails applied back to the base must give
-#      the series' tree.
-#   3. With BISECT=1 (the default of `make patches`), git am of each mail
-#      in a checkout and a build of fs/debugfs/, rust/, samples/rust/ and
-#      the selftest module after each (harness/bisect.sh).
-#
-# The series goes to $CACHE/patches/. Exit status 1 if anything fails.
+# `make patches`: our work as the series a maintainer would receive, in
+# $CACHE/patches/: committed on the base's git import, exported (series.sh),
+# checkpatch.pl --strict clean, the mails giving the series' tree, and with
+# BISECT=1 each patch built on its own (bisect.sh). Exit 1 if anything fails.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$REPO/harness/series.sh"
@@ -25,10 +15,9 @@ bash "$REPO/harness/overlay.sh" >/dev/null
 base=$(base_repo)
 stage=$CACHE/build/series-stage
 
-# commit MESSAGE PATH...: the next commit of the series, with our version
-# of each PATH (the repository's file, or the overlaid tree's for base-tree
-# files that only a harness patch changes); a PATH we lack is deleted.
-# Works on an index of its own: the base repository is never checked out.
+# commit MESSAGE PATH...: the next commit, with our version of each PATH
+# (the repository's, else the overlaid tree's); a PATH we lack is deleted.
+# On an index of its own: the base repository is never checked out.
 export GIT_INDEX_FILE=$CACHE/build/series-index GIT_DIR=$base/.git
 git read-tree base
 parent=$(git rev-parse base)
@@ -50,14 +39,12 @@ commit() {
 }
 
 P=$REPO/harness/patches
-# ours PATH...: our files under PATH, from the repository's own index (the
-# git of this script is the base's, see GIT_DIR above).
+# ours PATH...: our files under PATH, from the repository's own index.
 ours() {
 	env -u GIT_DIR -u GIT_INDEX_FILE git -C "$REPO" ls-files -- "$@"
 }
 
-# Our selftest files, listed one by one: the base tree's own files of that
-# directory stay as they are.
+# Our selftest files one by one: the base's own files there stay.
 mapfile -t selftests < <(ours tools/testing/selftests/rust)
 commit "$(harness_message "$P"/0001-*.patch)" fs/debugfs/file.c
 commit "rust: debugfs: replace the kernel::debugfs implementation
@@ -115,9 +102,7 @@ for mail in "${MAILS[@]}"; do
 	fi
 done
 
-# Every file of ours is in the series as it is in the repository: one that
-# went missing on the way would leave the mails consistent with each other
-# and the series incomplete.
+# Every file of ours is in the series as it is in the repository.
 while read -r path; do
 	if [ "$(git -C "$base" rev-parse -q --verify "series:$path" || true)" != \
 		"$(git hash-object "$REPO/$path")" ]; then
@@ -147,8 +132,6 @@ if [ -f "$LOGS/verdict.txt" ]; then
 else
 	tested="\`make test\` has not run to its end here yet."
 fi
-# What the series does, what a user sees change against the original
-# series, how it was tested.
 write_cover "$out" "rust: debugfs: a sound, zero-cost kernel::debugfs, with C's features" <<EOF
 This series replaces the Rust DebugFS abstraction with one that is sound
 from safe code and adds what C DebugFS gives drivers. It keeps the design

@@ -1,21 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Exporting a series as a maintainer receives it, for `make patches` (our
-# series) and `make upstream-fixes` (the fixes for the base tree's own
-# kernel::debugfs). Sourced after lib.sh, never run.
-#
-# Both series are commits on a branch of the git import of the pristine
-# base (base_repo in lib.sh). export_series turns one into mails with git
-# format-patch: a cover letter with base-commit:, To/Cc from
-# get_maintainer.pl with the series' own MAINTAINERS, the author from
-# PATCH_AUTHOR or git's identity, and no Signed-off-by: that line
-# certifies the Developer's Certificate of Origin, which only the human
-# who posts the series can do (Documentation/process/submitting-patches.rst,
-# coding-assistants.rst).
+# Exporting a series (a branch of base_repo's import) as a maintainer
+# receives it, for `make patches` and `make upstream-fixes`. Sourced after
+# lib.sh. No Signed-off-by: only the human who posts the series can
+# certify the DCO (Documentation/process/submitting-patches.rst).
 
-# series_author: who the series are from: PATCH_AUTHOR, else git's
-# identity, else the author of the repository's last commit.
+# series_author: PATCH_AUTHOR, else git's identity, else the last commit's author.
 series_author() {
 	if [ -n "${PATCH_AUTHOR:-}" ]; then
 		echo "$PATCH_AUTHOR"
@@ -33,8 +24,7 @@ export GIT_AUTHOR_NAME=${author% <*} GIT_COMMITTER_NAME=${author% <*}
 export GIT_AUTHOR_EMAIL=${email%>} GIT_COMMITTER_EMAIL=${email%>}
 unset email
 
-# harness_message PATCH: the subject line and body of a patch kept in the
-# repository (harness/patches, harness/upstream-fixes), as a commit message.
+# harness_message PATCH: a kept patch's subject and body, as a commit message.
 harness_message() {
 	sed -n '/^Subject:/,/^---$/p' "$1" | sed -e '/^---$/d' -e 's/^Subject: \[PATCH\] //'
 }
@@ -44,17 +34,15 @@ in_cache() {
 	echo "${1/#$CACHE//cache}"
 }
 
-# export_series BRANCH OUT: the mails of base..BRANCH of the base import,
-# with a cover letter, in OUT (emptied first); their names, cover letter
-# excepted, in the array MAILS. Work files go to OUT/work.
+# export_series BRANCH OUT: the mails of base..BRANCH, with a cover letter
+# and To/Cc from get_maintainer.pl, in OUT (emptied); their names, cover
+# letter excepted, in MAILS.
 export_series() {
 	local branch=$1 out=$2 base work to cc
 	base=$(base_repo) || return 1
 	work=$out/work
 	rm -rf "$out"
 	mkdir -p "$work"
-	# To: the maintainers of what the series touches; Cc: everyone else
-	# get_maintainer.pl names (reviewers, lists).
 	git -C "$base" diff base "$branch" >"$work/series.diff"
 	git -C "$base" show "$branch:MAINTAINERS" >"$work/MAINTAINERS"
 	in_chroot sh -c 'cd /cache/src/linux && perl scripts/get_maintainer.pl --no-git \
@@ -77,14 +65,9 @@ export_series() {
 }
 
 # checkpatch_mails: checkpatch.pl --strict --codespell on every mail of
-# MAILS, side by side (with --codespell a large patch takes a minute).
-# MAIL.checkpatch is empty for a clean mail.
-#
-# MISSING_SIGN_OFF is expected (see above). So is UNKNOWN_COMMIT_ID: Fixes:
-# names commits of the upstream history, which the import of the Debian
-# package lacks. FILE_PATH_CHANGES asks "does MAINTAINERS need updating?"
-# of every patch that adds a file and leaves MAINTAINERS alone, even when
-# an entry covers the file: new_files_maintained answers it instead.
+# MAILS, in parallel; MAIL.checkpatch is empty for a clean mail. Ignored:
+# MISSING_SIGN_OFF (see above), UNKNOWN_COMMIT_ID (the import lacks
+# upstream's history), FILE_PATH_CHANGES (new_files_maintained instead).
 checkpatch_mails() {
 	local mail pids=() i
 	for mail in "${MAILS[@]}"; do
@@ -116,9 +99,8 @@ new_files_maintained() {
 	return "$status"
 }
 
-# mails_give BRANCH: the mails of MAILS, applied to the base one at a time
-# on an index of their own, give exactly the tree of BRANCH: nothing was
-# lost or mangled on the way through format-patch.
+# mails_give BRANCH: the mails of MAILS, applied to the base on an index of
+# their own, give exactly the tree of BRANCH.
 mails_give() {
 	local base index mail
 	base=$(base_repo) || return 1
@@ -134,9 +116,8 @@ mails_give() {
 		"$(git -C "$base" rev-parse "$1^{tree}")" ]
 }
 
-# write_cover OUT SUBJECT: the cover letter of the series in OUT, with
-# SUBJECT and the text on standard input, followed by where base-commit:
-# comes from and where the sign-off goes.
+# write_cover OUT SUBJECT: the cover letter in OUT gets SUBJECT and the text
+# on standard input, then notes on base-commit: and the sign-off.
 write_cover() {
 	local blurb=$1/work/blurb
 	{

@@ -3,27 +3,16 @@
 #
 # `make test`: everything, from a bare machine to one verdict.
 #
-#   setup     toolchain roots, base tree, overlay, every configuration
-#   build     test and debug kernels with clippy, DEBUG_FS=n rust/, the test
-#             kernel with randomised Rust layouts, the arm64 test kernel,
-#             our code as objects for ARMv7 and (newest rustc) s390, our
-#             code with the newest Debian rustc and clippy, upstream's
-#             samples, and the snippets that must not compile
-#   lint      warnings in our files, rustfmtcheck and rustdoc (minimum and
-#             newest rustc), checkpatch.pl of our series and of the fixes
-#             for upstream
-#   boot      KUnit (Rust doctests included) and the selftests: the test
-#             kernel, the test kernel with debugfs=off, the randomised test
-#             kernel, the arm64 test kernel, the debug kernel (whose boot
-#             starts before the lint stage and runs beside it and the other
-#             boots); the kernel log of each boot is scanned for reports
+#   setup  toolchain roots, base tree, configurations
+#   build  test, debug, randomised-layout and arm64 kernels with clippy;
+#          DEBUG_FS=n; objects for ARMv7 and s390; the newest rustc;
+#          upstream's samples; the snippets that must not compile
+#   lint   rustfmtcheck, rustdoc, checkpatch.pl of both series
+#   boot   KUnit and the selftests on each kernel (harness/boot.sh), counted
+#          against harness/expect/ with the kernel log (harness/verdict.sh)
 #
-# Every KUnit case, every selftest case and every check above counts in the
-# last line, "N passed, M failed, K skipped"; what each boot must report is
-# declared in harness/expect/, and harness/selftest-harness.sh proves the
-# counting against planted defects first. Exit: 0 all passed, 1 something
-# failed, 2 setup failed (nothing could be tested). The last line is printed
-# whatever happens.
+# The last line, printed whatever happens: "N passed, M failed, K skipped".
+# Exit: 0 all passed, 1 something failed, 2 setup failed.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
 	sed -n '3,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
@@ -39,8 +28,7 @@ RESULTS=$LOGS/results.txt
 . "$H/verdict.sh"
 declare -A STAGE_TIME
 
-# Whatever ends the run, the last line is the verdict: an exit before the
-# summary (a bug here, a signal) is one more failure.
+# An exit before the summary (a bug here, a signal) is one more failure.
 finished=no
 setup_failed=no
 on_exit() {
@@ -92,8 +80,7 @@ boot_verdict "base tree lookup" "$EXPECT/source-test" "$source_log" -
 stage_end setup
 
 # --- build ------------------------------------------------------------
-# kselftest_config CONFIG: every option the rust selftests' config fragment
-# asks for is set so in CONFIG's .config.
+# kselftest_config CONFIG: CONFIG's .config has every option of selftests/rust/config.
 kselftest_config() {
 	local missing
 	missing=$(grep -vxF -f "$CACHE/build/$1/.config" "$TREE/tools/testing/selftests/rust/config" |
@@ -102,11 +89,9 @@ kselftest_config() {
 }
 
 stage build
-# The builds that need no boot (our code as objects for ARMv7, for the
-# newest rustc and for s390) run in a chain of their own, beside the
-# kernels below: an incremental build spends most of its time in one rustc
-# (the kernel crate), which leaves the second core idle. object_builds
-# records each exit status; objects counts them at the end of the stage.
+# The object builds (ARMv7, newest rustc, s390) run beside the kernels: an
+# incremental build spends most of its time in one rustc, leaving a core
+# idle. object_builds records each exit status; objects counts them.
 OBJECTS=$LOGS/objects
 rm -rf "$OBJECTS"
 mkdir -p "$OBJECTS"
@@ -134,16 +119,11 @@ BACKGROUND[objects]=$!
 kernel_ok=yes
 build_check test "test kernel (DEBUG_FS=y)" bzImage modules || [ $? = 3 ] || kernel_ok=no
 if [ "$kernel_ok" = yes ]; then
-	# What the guest runs, installed as a kernel developer installs it:
-	# modules_install, and kselftest's install of the rust selftests, which
-	# builds debugfs_io and the test module.
 	kselftest_check test "kselftest install: selftests and test module (test kernel)" || true
 	check "kselftest config: the test kernel has every option of selftests/rust/config" \
 		kselftest_config test || true
-	# The benchmark, smoke-tested in the test boot so that it cannot rot.
 	bench_checks test
-	# make bench builds its Rust module against upstream's kernel::debugfs
-	# too, with only the API both have: that must build against ours.
+	# make bench's Rust module with only the API upstream has too.
 	build_check test "benchmark module with upstream's API only (test)" M=/repo/harness/bench \
 		MO=/cache/build/test/bench-upstream-api KRUSTFLAGS="--cfg upstream_debugfs" \
 		rust_debugfs_bench.o || true
@@ -152,8 +132,7 @@ if [ "$kernel_ok" = yes ]; then
 		MO=/cache/build/test/size-all KCFLAGS="-DEXTRA_U32 -DEXTRA_SHOW -DEXTRA_BLOB" \
 		KRUSTFLAGS="--cfg extra_type --cfg extra_callback --cfg extra_binary" modules || true
 fi
-# upstream_samples: upstream 7.3's own two DebugFS samples, taken from the
-# pristine base tree, built as external modules against our kernel::debugfs.
+# upstream_samples: the pristine base's two DebugFS samples, built against ours.
 upstream_samples() {
 	local dir=$CACHE/build/test/upstream-samples base sample
 	base=$(base_repo) || return 1
@@ -175,11 +154,8 @@ if [ "$kernel_ok" = yes ]; then
 	boot_verdict "safety rules" "$EXPECT/compile-fail" "$LOGS/compile-fail.log" -
 fi
 build_check nodebugfs "kernel crate and doctests (DEBUG_FS=n)" rust/ || true
-# The test kernel again with the fields of every repr(Rust) type shuffled, so
-# that no code comes to rely on a layout Rust does not guarantee. rustc seeds
-# the shuffle per type definition, not per instantiation of a generic type:
-# the callback tables' reuse of one instantiation for another is guarded at
-# compile time instead (FileOps::same_layout_as).
+# The test kernel with every repr(Rust) type's fields shuffled: no code may
+# rely on a layout Rust does not guarantee.
 RANDOM_LAYOUT=KRUSTFLAGS=-Zrandomize-layout
 random_ok=yes
 build_check random "test kernel with randomised Rust layouts" "$RANDOM_LAYOUT" bzImage modules ||
@@ -193,18 +169,15 @@ build_check debug "debug kernel (KASAN, lockdep, kmemleak, UBSAN, failslab)" bzI
 if [ "$debug_ok" = yes ]; then
 	kselftest_check debug "kselftest install (debug kernel)" || true
 fi
-# The other architectures of Documentation/rust/arch-support.rst that tell
-# us most: arm64 is built and booted; 32-bit ARM (32-bit pointers, unsigned
-# C char) is built as objects, as s390 (big-endian) is below.
+# arm64 is built and booted; ARMv7 (32-bit, unsigned char) and s390
+# (big-endian) are built as objects.
 arm64_ok=yes
 build_check arm64 "arm64 test kernel" Image modules || [ $? = 3 ] || arm64_ok=no
 if [ "$arm64_ok" = yes ]; then
 	kselftest_check arm64 "kselftest install (arm64)" || true
 	bench_checks arm64
 fi
-# objects CONFIG WHAT: the kernel crate with its doctests, the samples, and
-# our out-of-tree modules of CONFIG, compiled and linted by clippy-driver in
-# the chain started above; a build that left no status failed.
+# objects CONFIG WHAT: the object builds of CONFIG; one that left no status failed.
 object_status() {
 	local rc
 	rc=$(cat "$OBJECTS/$1.rc" 2>/dev/null) || rc=1
@@ -230,9 +203,8 @@ stage_end build
 # Lines of a log that mention our files.
 OURS='rust/kernel/debugfs|samples/rust/rust_debugfs|tools/testing/selftests/rust/.*debugfs'
 
-# rustfmt_clean CONFIG, rustdoc_clean CONFIG: with CONFIG's toolchain.
-# rustfmtcheck fails on a diff in any file; only ours must be clean, but a
-# failure with no diff at all means it did not run.
+# rustfmt_clean CONFIG: our files are formatted (a failure without a diff
+# means rustfmtcheck did not run).
 rustfmt_clean() {
 	local log=$LOGS/rustfmtcheck-$1.log rc=0
 	in_chroot make -C /cache/src/linux O="/cache/build/$1" LLVM=1 rustfmtcheck >"$log" 2>&1 ||
@@ -247,9 +219,8 @@ rustfmt_clean() {
 	fi
 }
 
-# rustdoc needs the Rust libraries built; with the CLIPPY=1 of the kernel
-# builds they are up to date, without it make rebuilds them all twice (with
-# rustc here, with clippy-driver again in the next build).
+# rustdoc_clean CONFIG: no rustdoc warning in our files (CLIPPY=1 as the
+# builds, or make rebuilds the Rust libraries twice).
 rustdoc_clean() {
 	local log=$LOGS/rustdoc-$1.log
 	if ! in_chroot make -C /cache/src/linux O="/cache/build/$1" LLVM=1 CLIPPY=1 -j"$JOBS" \
@@ -263,16 +234,11 @@ rustdoc_clean() {
 	fi
 }
 
-# The debug kernel's boot is the longest and keeps one core busy (the
-# selftests run one after the other): it runs beside the lint stage and the
-# other boots, and is counted last.
+# The debug kernel's boot, the longest, runs beside the lint stage and the
+# other boots and is counted last. BAD_INPUTS=15 takes every error path;
+# sharing the cores, KUnit under KASAN takes 11 minutes and the selftests
+# 14: it gets 2400 s.
 if [ "$debug_ok" = yes ]; then
-	# Every error path of the bad-input phase is already taken by its first
-	# inputs; the full lists run on the test kernel. A task blocked for two
-	# minutes or a CPU stuck for a minute panics with a trace.
-	# It shares the two cores with the lint stage and the other boots, and
-	# KASAN's KUnit alone took 11 minutes so, and its selftests take about
-	# 14 minutes alone: it gets 2400 s, not 900.
 	BOOT_TIMEOUT=2400 boot_start debug debug-boot DURATION=60 CHURN=3000 BAD_INPUTS=15 \
 		watchdog_thresh=30
 fi
@@ -289,10 +255,8 @@ if [ "$newest_ok" = yes ]; then
 fi
 check "patch series: checkpatch.pl --strict clean, the mails give our tree" \
 	bash "$H/patches.sh" || true
-# The fixes we propose for the base tree's own kernel::debugfs, as a series
-# (harness/upstream-fixes.sh with BUILD=0: checkpatch.pl and that the mails
-# apply). Building and booting the base with and without them costs two
-# kernels more; that is `make upstream-fixes`.
+# The fixes for the base's own kernel::debugfs, exported and checked
+# without building (`make upstream-fixes` builds and boots them).
 upstream_series() {
 	BUILD=0 bash "$H/upstream-fixes.sh" >"$LOGS/upstream-fixes-run.log" 2>&1
 }

@@ -1,37 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make upstream-fixes`: the defects we fixed, as small patches against the
-# base tree's own kernel::debugfs in the form upstream takes, and the proof
-# that each is a real defect and that its patch fixes it.
+# `make upstream-fixes`: the defects we fixed, as patches against the base
+# tree's own kernel::debugfs, and the proof that each is real and fixed.
 #
-#   1. The series: harness/patches/0001-* (the module pin, shared with our
-#      own series) and harness/upstream-fixes/*.patch, one defect each,
-#      committed on the git import of the pristine base (base_repo in
-#      lib.sh) and exported as our own series is (harness/series.sh):
-#      cover letter, To/Cc, no Signed-off-by, checkpatch.pl --strict.
-#   2. Two trees, worktrees of that import: the pristine base
-#      ($CACHE/src/upstream-base) and the base with the mails applied by
-#      git am ($CACHE/src/upstream-fixed). Each is built with
-#      harness/configs/upstream.config, upstream's own two samples and the
-#      test module of harness/upstream-fixes/testmod/ (upstream's API only).
-#   3. The Scope lifetime fix is a build: a scope on borrowed data
-#      (debugfs_compile_fail/scoped_borrowed_data.rs, scope_dir_...) must
-#      compile on the base and be rejected with the fixes.
-#   4. Both kernels boot and run test_upstream_fixes.sh, a case per
-#      run-time defect: with the fixes every case must pass; on the base
-#      every case must fail, or the test does not see the defect. The
-#      base's results are turned around into the suite upstream_defects.
+#   1. harness/patches/0001-* and harness/upstream-fixes/*.patch, committed
+#      on the base's git import and exported like our series (series.sh).
+#   2. The pristine base and the base with the mails applied by git am,
+#      each built with upstream's samples and upstream-fixes/testmod/.
+#   3. The Scope lifetime fix: a scope on borrowed data compiles on the
+#      base and is rejected with the fixes.
+#   4. Both boot test_upstream_fixes.sh: with the fixes every case passes,
+#      on the base every case fails (turned around into upstream_defects).
 #
-# With BUILD=0 (what `make test` runs: seconds, where a kernel costs many
-# minutes) only step 1, checking with git apply on an index of its own
-# that the mails give the series, and no worktree is checked out.
-#
-# Prints one KTAP document (suite upstream-fixes) for steps 1 to 3; the
-# boots leave $LOGS/upstream-*-boot*.log and $LOGS/upstream-defects.log.
-# harness/verdict.sh's upstream_fixes_verdict counts all of it, as
-# `make test` does; with --verdict this script does so too and ends with
-# the verdict line. The mails go to $CACHE/upstream-fixes/.
+# BUILD=0 (make test): step 1 only. Prints the KTAP of steps 1 to 3; with
+# --verdict, counts it all (upstream_fixes_verdict) and prints the verdict
+# line. The mails go to $CACHE/upstream-fixes/.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$REPO/harness/series.sh"
@@ -45,8 +29,7 @@ BUILD=${BUILD:-1}
 out=$CACHE/upstream-fixes
 work=$CACHE/build/upstream-fixes-work
 mkdir -p "$work"
-# A run that dies before its end must not leave the last run's results to
-# be counted.
+# A run that dies early must leave no old results to count.
 rm -f "$LOGS/upstream-fixes.log"
 cases=$work/cases
 : >"$cases"
@@ -58,8 +41,7 @@ result() {
 
 patches=("$REPO"/harness/patches/0001-*.patch "$REPO"/harness/upstream-fixes/*.patch)
 base=$(base_repo)
-# The same patches give the same commits, dated by our last change to them:
-# the mails' Date: is the author date git am gives a maintainer's commits.
+# The same patches give the same commits, dated by our last change to them.
 date=$(git -C "$REPO" log -1 --format=%ad --date=raw -- "${patches[@]#"$REPO"/}" 2>/dev/null) ||
 	date=
 export GIT_AUTHOR_DATE="${date:-$(date -u +%s) +0000}"
@@ -94,8 +76,7 @@ for m in "${MAILS[@]}"; do
 	result "checkpatch.pl --strict: $(basename "$m")" test ! -s "$m.checkpatch"
 done
 
-# The fixed tree is the base with the mails applied by git am; it is made
-# again only when the series changed, so that make rebuilds nothing else.
+# The fixed tree is made again only when the series changed.
 fixed=$CACHE/src/upstream-fixed
 apply_mails() {
 	if [ "$(git -C "$fixed" rev-parse 'HEAD^{tree}')" != "$series_tree" ]; then
@@ -114,8 +95,7 @@ else
 		mails_give upstream-fixes
 fi
 
-# cover_letter: what the series fixes and what this run showed (nothing
-# of the boots with BUILD=0).
+# cover_letter: what the series fixes and what this run showed.
 cover_letter() {
 	local fixed base host_ok tested
 	host_ok=$(grep -c '^ok ' "$cases" || true)
@@ -168,16 +148,13 @@ if [ "$BUILD" != 1 ]; then
 fi
 
 # --- 2. every patch on its own, then the two kernels -------------------------
-# harness/bisect.sh, as for our series: git am of one mail at a time on a
-# checkout of the base, and fs/debugfs/, rust/ and samples/rust/ built after
-# each.
+# harness/bisect.sh, as for our series.
 result "bisect: every mail applies with git am and builds on its own" \
 	bash "$REPO/harness/bisect.sh" "$base" "${MAILS[@]}"
 
-# build_kernel TREE: configure and build the kernel of TREE (upstream-base
-# or upstream-fixed), install its modules, build the test module, and lay
-# out what the guest runs in $CACHE/build/TREE/kselftest. Warnings in the
-# base's own files are upstream's; with the fixes there must be none.
+# build_kernel TREE: the kernel of upstream-base or upstream-fixed, its
+# modules, the test module, and the guest's $CACHE/build/TREE/kselftest.
+# Only the pristine base may warn (upstream's warnings).
 build_kernel() {
 	local cfg=$1 out=$CACHE/build/$1 rc=0 ksrc=/cache/src/$1
 	KSRC=$ksrc bash "$REPO/harness/config.sh" "$cfg" upstream || return 1
@@ -210,8 +187,8 @@ result "build: the base with the fixes, its samples and the test module, no warn
 grep -q "^not ok $KTAP_N " "$cases" && fixed_ok=no
 
 # --- 3. the Scope lifetime fix ----------------------------------------------
-# snippet TREE CASE VARIANT [MAKE_ARGS...]: builds one compile-fail snippet
-# against TREE's kernel; its log is $LOGS/TREE-CASE-VARIANT.log.
+# snippet TREE CASE VARIANT [MAKE_ARGS...]: one compile-fail snippet
+# against TREE, logged to $LOGS/TREE-CASE-VARIANT.log.
 snippet() {
 	local cfg=$1 name=$2 variant=$3
 	shift 3
@@ -246,8 +223,7 @@ for cfg in upstream-base upstream-fixed; do
 	BOOT_TIMEOUT=300 bash "$REPO/harness/boot.sh" "$cfg" /guest/run-upstream-fixes.sh \
 		"$LOGS/$cfg-boot.log" || msg "the boot of $cfg did not end well: see $LOGS/$cfg-boot.log"
 done
-# On the base, a case that fails has shown its defect, and one that passes
-# has not: the suite upstream_defects says so, case by case.
+# On the base, a failing case has shown its defect: upstream_defects.
 if [ -f "$LOGS/upstream-base-boot.log" ]; then
 	tr -d '\r' <"$LOGS/upstream-base-boot.log" | awk '
 		/^SELFTEST-BEGIN test_upstream_fixes$/ { on = 1; print "SELFTEST-BEGIN upstream_defects"; next }

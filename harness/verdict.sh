@@ -1,44 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# The counting behind `make test`'s last line. Sourced after lib.sh, never
-# run; harness/selftest-harness.sh feeds it fake logs to prove that it fails.
-#
-# Every check, KUnit case and selftest case becomes one line of $RESULTS:
-# PASS, FAIL or SKIP and a name. What a boot must report is declared in
-# harness/expect/<boot>: anything missing, cut off, crashed, skipped without
-# being declared, or not counted exactly as declared is a FAIL with a name.
-#
-# The functions are called with `set -e` on (test.sh) and off (inside
-# `check`): every status that matters is tested explicitly, and a missing or
-# unreadable log is a named failure, never an abort.
+# The counting behind `make test`'s last line. Sourced after lib.sh;
+# harness/selftest-harness.sh feeds it fake logs to prove that it fails.
+# Every check and case becomes a PASS, FAIL or SKIP line of $RESULTS. What a
+# boot must report is declared in harness/expect/<boot>: anything missing,
+# cut off, crashed or counted otherwise is a named FAIL, never an abort
+# (the functions run with `set -e` on and off).
 
 RESULTS=${RESULTS:-$LOGS/results.txt}
 passed=0
 failed=0
 skipped=0
 
-# The counters are the verdict; $RESULTS only names what they count, so a
-# write to it that fails must not end the run.
-pass() {
-	passed=$((passed + 1))
-	echo "PASS $*" >>"$RESULTS" || true
-}
+# The counters are the verdict: a failed write to $RESULTS must not end the run.
+pass() { passed=$((passed + 1)); echo "PASS $*" >>"$RESULTS" || true; }
+fail() { failed=$((failed + 1)); echo "FAIL $*" >>"$RESULTS" || true; msg "FAIL: $*" || true; }
+skip() { skipped=$((skipped + 1)); echo "SKIP $*" >>"$RESULTS" || true; }
 
-fail() {
-	failed=$((failed + 1))
-	echo "FAIL $*" >>"$RESULTS" || true
-	msg "FAIL: $*" || true
-}
-
-skip() {
-	skipped=$((skipped + 1))
-	echo "SKIP $*" >>"$RESULTS" || true
-}
-
-# check NAME CMD...: one PASS or FAIL for one command, whose status is
-# returned. CMD runs in a subshell, so that an `exit` in it (lib.sh's `die`)
-# ends the check and not the run.
+# check NAME CMD...: PASS or FAIL for CMD, whose status is returned. CMD runs
+# in a subshell: an `exit` in it (lib.sh's `die`) ends the check, not the run.
 check() {
 	local name=$1 rc=0
 	shift
@@ -51,16 +32,15 @@ check() {
 	return "$rc"
 }
 
-# build_check CONFIG LABEL TARGET...: a build check and a warnings check
-# (harness/build.sh: 0 clean, 3 warnings in our files, else not built).
+# build_check CONFIG LABEL TARGET...: a build and a warnings check
+# (build.sh: 0 clean, 3 warnings in our files, else not built).
 build_check() {
 	local cfg=$1 label=$2
 	shift 2
 	counted_build "$label" "$LOGS/build-$cfg*.log" bash "$REPO/harness/build.sh" "$cfg" "$@"
 }
 
-# kselftest_check CONFIG LABEL [MAKE_ARGS...]: the same for the kselftest
-# install of CONFIG (harness/kselftest.sh, which exits like build.sh).
+# kselftest_check CONFIG LABEL [MAKE_ARGS...]: the same for kselftest.sh.
 kselftest_check() {
 	local cfg=$1 label=$2
 	shift 2
@@ -68,8 +48,7 @@ kselftest_check() {
 		bash "$REPO/harness/kselftest.sh" "$cfg" "$@"
 }
 
-# bench_checks CONFIG: the benchmark modules and timing loop of `make bench`,
-# built for CONFIG's kernel, as its boot smoke-tests them.
+# bench_checks CONFIG: `make bench`'s modules and timing loop, for the smoke test.
 bench_checks() {
 	build_check "$1" "benchmark modules ($1)" M=/repo/harness/bench MO="/cache/build/$1/bench" \
 		modules || true
@@ -91,19 +70,17 @@ counted_build() {
 
 # --- boots -----------------------------------------------------------------
 
-# The guest boot of boot_run; the harness's own test puts a fake in its place.
+# selftest-harness.sh puts a fake in its place.
 BOOT_SCRIPT=$REPO/harness/boot.sh
 
-# The kernel arguments of the test kernel's boots (make test and make
-# check): the benchmark's smoke test needs allocation profiling
-# switchable, and the long phases of the hostile test run in full only on
-# the debug kernel.
+# The test kernel's boots: the bench smoke test switches allocation
+# profiling; the hostile test's long phases run in full on the debug kernel.
 TEST_BOOT_ARGS="sysctl.vm.mem_profiling=0 DURATION=5 CHURN=300"
 
 # boot_and_count CONFIG LABEL NAME KERNEL_ARGS...: one boot running every
-# selftest, counted against harness/expect/NAME. Arguments with '=' and no
-# '.' reach init's environment, hence the selftests' settings. A boot that
-# hangs or dies is a failure, and whatever it reported before still counts.
+# selftest, counted against harness/expect/NAME (arguments with '=' and no
+# '.' reach the selftests' environment). What a boot that hangs or dies
+# reported before still counts.
 boot_and_count() {
 	local cfg=$1 label=$2 name=$3 rc=0
 	shift 3
@@ -129,14 +106,12 @@ boot_record() {
 	boot_verdict "$label" "$EXPECT/$name" "$LOGS/$name.log" "$LOGS/$name-kernel.log"
 }
 
-# boot_start CONFIG NAME KERNEL_ARGS...: boot_and_count's boot, in the
-# background, its messages in $LOGS/NAME.out; boot_count LABEL NAME
-# waits for it, shows the messages and counts it.
+# boot_start CONFIG NAME KERNEL_ARGS...: boot_and_count's boot in the
+# background, its messages in $LOGS/NAME.out (outside boot_run's cleaning);
+# boot_count LABEL NAME waits for it, shows the messages and counts it.
 boot_start() {
 	local cfg=$1 name=$2
 	shift 2
-	# The log is named outside boot_run's "$name"-* so that its cleaning
-	# does not unlink the file it writes to.
 	boot_run "$cfg" "$name" "$@" >"$LOGS/$name.out" 2>&1 &
 	BACKGROUND[$name]=$!
 }
@@ -156,8 +131,8 @@ boot_count() {
 # What runs in the background (the object builds, boot_start), by name.
 declare -gA BACKGROUND
 
-# stop_background: ends those, QEMU included, which `timeout` runs in a
-# process group of its own: every process below each of them is signalled.
+# stop_background: ends those and every process below them (QEMU runs in
+# a process group of its own, under `timeout`).
 stop_background() {
 	local pid
 	for pid in "${BACKGROUND[@]}"; do
@@ -166,9 +141,8 @@ stop_background() {
 	done
 }
 
-# descendants PID: every process below PID, from /proc, as procps may be
-# missing. The parent's pid is the second field after the last ')' of
-# /proc/N/stat: the command name before it may hold any character.
+# descendants PID: every process below PID, from /proc (no procps). The
+# parent is the second field after the last ')' of /proc/N/stat.
 descendants() {
 	local -A children=()
 	local stat line ppid pid todo next
@@ -195,8 +169,7 @@ verdict_line() {
 	echo "$passed passed, $failed failed, $skipped skipped"
 }
 
-# judged_commit: the commit of $REPO a run tests, with "-dirty" when tracked
-# files differ from it ("unknown" outside a git checkout).
+# judged_commit: $REPO's commit, "-dirty" if tracked files differ, or "unknown".
 judged_commit() {
 	local commit
 	commit=$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null) || { echo unknown; return; }
@@ -206,12 +179,9 @@ judged_commit() {
 
 # --- kernel log -------------------------------------------------------------
 
-# What the kernel's own detectors print, anywhere in a boot. The log is the
-# kernel console, captured whole by the host (harness/boot.sh). A stack dump
-# is a report whatever printed it: x86 heads it "Call Trace:", arm64 "Call
-# trace:". kmemleak that switches itself off (it prints "disabled" only then,
-# or when booted with kmemleak=off, which no boot of ours is) would leave
-# leaks unseen; a stuck CSD lock (kernel/smp.c) is a hang of its own.
+# What the kernel's detectors print, anywhere in a boot. A stack dump is a
+# report whatever printed it (x86 "Call Trace:", arm64 "Call trace:");
+# kmemleak switching itself off would leave leaks unseen.
 REPORTS='WARNING:|BUG:|kernel BUG at|BUG [^ ]+ \((Not tainted|Tainted)|Oops|general protection'
 REPORTS+='|KASAN:|UBSAN:|KCSAN:|KFENCE:|kmemleak:.*suspected memory leak|unreferenced object'
 REPORTS+='|kmemleak: (Cannot allocate a kmemleak_object|Memory pool empty'
@@ -239,8 +209,7 @@ kernel_log_verdict() {
 	else
 		fail "$label: kernel log: incomplete, from 'Linux version' to '$KMSG_END' ($log)"
 	fi
-	# Matches go to a file, then are counted: no pipe can end early and lose
-	# a status, however many lines match.
+	# Matches go to a file: no pipe can end early and lose a status.
 	hits=$log.reports
 	grep -a -n -E "$REPORTS" "$log" >"$hits" || rc=$?
 	case $rc in
@@ -256,17 +225,15 @@ kernel_log_verdict() {
 
 # --- KUnit ------------------------------------------------------------------
 
-# kunit_count SUMMARY STATUS: how many cases kunit.py's summary line gives
-# STATUS ("passed", "crashed", ...); it leaves out the statuses of none.
+# kunit_count SUMMARY STATUS: the count of STATUS in kunit.py's summary, or 0.
 kunit_count() {
 	local n
 	n=$(echo "$1" | sed -n "s/.*[ ,]$2: \([0-9]*\).*/\1/p")
 	echo "${n:-0}"
 }
 
-# kunit_verdict LABEL LOG CASES SKIPS DOCTESTS: KUnit's results in the kernel
-# log LOG must be complete (no crash, no parser error, CASES cases of which
-# SKIPS skipped) and include DOCTESTS passing kernel::debugfs doctests.
+# kunit_verdict LABEL LOG CASES SKIPS DOCTESTS: KUnit in the kernel log LOG
+# is complete, CASES cases (SKIPS skipped), DOCTESTS kernel::debugfs doctests pass.
 kunit_verdict() {
 	local label="$1: KUnit" log=$2 want=$3 want_skips=$4 want_doc=$5
 	local dir input parsed rc=0 summary total p f c s e doc
@@ -323,10 +290,8 @@ kunit_verdict() {
 
 # --- selftests --------------------------------------------------------------
 
-# ktap_tally FILE: "PLAN RESULTS PASSED FAILED SKIPPED SKIP_ALL BAIL" of the
-# top-level results of one KTAP document; PLAN is - when there is none. An
-# expected failure (# XFAIL, kselftest's exit 2) or an unexpected pass
-# (# XPASS) counts as failed: none of our suites declares one.
+# ktap_tally FILE: "PLAN RESULTS PASSED FAILED SKIPPED SKIP_ALL BAIL" of a
+# KTAP document's top level (PLAN - if none). XFAIL and XPASS count as failed.
 ktap_tally() {
 	awk '
 		/^1\.\.[0-9]+/ {
@@ -344,8 +309,7 @@ ktap_tally() {
 }
 
 # suite_verdict LABEL GUEST_LOG NAME CASES SKIPS: the selftest NAME ran to its
-# end with exactly CASES cases (SKIPS of them skipped); CASES "skip-all" means
-# the whole suite must skip (exit 4, plan 1..0).
+# end with CASES cases (SKIPS skipped); CASES "skip-all": exit 4, plan 1..0.
 suite_verdict() {
 	local label="$1: $3" log=$2 name=$3 want=$4 want_skips=$5
 	local ktap status plan n p f s skip_all bail
@@ -402,11 +366,8 @@ suite_verdict() {
 	fi
 }
 
-# expect_lines FILE: the declarations of the expectations file FILE, with
-# each "include NAME" replaced by the lines of NAME (beside FILE), and a
-# later declaration of a suite (or of KUnit) in place of an earlier one: a
-# suite's counts are declared once for every boot that runs it alike, and
-# a boot that runs it otherwise says so below its include.
+# expect_lines FILE: FILE's declarations, "include NAME" replaced by the file
+# NAME beside it, a later declaration of a suite (or KUnit) replacing an earlier.
 expect_lines() {
 	awk -v dir="$(dirname "$1")" '
 		function take(file,   line, f, r) {
@@ -434,14 +395,10 @@ expect_lines() {
 		}' "$1"
 }
 
-# boot_verdict LABEL EXPECT GUEST_LOG KERNEL_LOG: everything one boot must
-# report, as declared in the file EXPECT, and a clean, whole kernel log
-# (KERNEL_LOG "-": there is none, as for the harness's own self-test):
-#   kunit CASES SKIPS DOCTESTS       KUnit's results in the kernel log
-#   suite NAME CASES SKIPS           a selftest run in the guest
-#   suite NAME skip-all              a selftest that must skip whole
-# A selftest that ran but is not declared is a failure too, and so is KUnit
-# output in the kernel log without a kunit line.
+# boot_verdict LABEL EXPECT GUEST_LOG KERNEL_LOG: what EXPECT declares, and
+# a clean, whole kernel log (KERNEL_LOG "-": none). EXPECT's lines:
+#   kunit CASES SKIPS DOCTESTS | suite NAME CASES SKIPS | suite NAME skip-all
+# A suite, or KUnit, that ran undeclared fails.
 boot_verdict() {
 	local label=$1 expect=$2 log=$3 klog=$4 kind a b c declared=" " kunit=no
 	[ -f "$expect" ] || { fail "$label: no expectations file $expect"; return; }
@@ -481,9 +438,8 @@ boot_verdict() {
 	fi
 }
 
-# upstream_fixes_verdict: what harness/upstream-fixes.sh left in $LOGS: the
-# checks of the series, the base with the fixes (every case passes), and the
-# pristine base (every case fails, turned around into upstream_defects).
+# upstream_fixes_verdict: what upstream-fixes.sh left in $LOGS: the series'
+# checks, the fixed base's boot, the pristine base's (upstream_defects).
 upstream_fixes_verdict() {
 	local expect=$REPO/harness/expect
 	boot_verdict "upstream fixes" "$expect/upstream-fixes" "$LOGS/upstream-fixes.log" -
