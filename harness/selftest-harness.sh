@@ -2,14 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The harness's own test: plants defects in small fake logs and proves that
-# the counting of harness/verdict.sh turns each into a named failure, and
-# that the unchanged logs pass. No boot, no build; a few seconds. `make test`
-# runs it first and counts its KTAP output like a guest's selftest.
-#
-# Each case runs the verdict functions in a subshell with counters and a
-# results file of its own, then asserts on them:
-#   expect_pass CASE     no FAIL, at least one PASS
-#   expect_fail CASE RE  a FAIL line matching the extended regex RE
+# harness/verdict.sh turns each into a named failure, and that the unchanged
+# logs pass. No boot, no build. `make test` counts its KTAP like a selftest's.
+# shellcheck disable=SC2016 # single-quoted code, for eval and bash -c
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -92,21 +87,24 @@ expectations() {
 
 # --- running a case -------------------------------------------------------------
 
-# verdict_of: boot_verdict on $work/{guest,kernel}.log and $work/expect, as
-# test.sh calls it: in a bash of its own with `set -euo pipefail` on, so that
-# a verdict function that would abort the run fails the case. Leaves its
-# counters in $work/counts, "- - -" if it aborted.
-verdict_of() {
+# in_verdict CODE [ARG...]: CODE in a bash of its own with `set -euo
+# pipefail`, as test.sh runs the verdict functions (LOGS and EXPECT: $work),
+# so that one that would abort the run fails the case. The counters go to
+# $work/counts, "- - -" if it aborted.
+in_verdict() {
 	: >"$RESULTS"
-	if ! bash -euo pipefail -c '
-		. "$1/harness/lib.sh"
-		LOGS=$2 RESULTS=$3
-		. "$1/harness/verdict.sh"
-		boot_verdict fake "$2/expect" "$2/guest.log" "$2/kernel.log" >/dev/null 2>&1
-		echo "$passed $failed $skipped" >"$2/counts"
-	' sh "$REPO" "$work" "$RESULTS"; then
+	WORK=$work bash -euo pipefail -c '
+		. "$0/harness/lib.sh"
+		LOGS=$WORK RESULTS=$WORK/results EXPECT=$WORK
+		. "$REPO/harness/verdict.sh"
+		'"$1"'
+		echo "$passed $failed $skipped" >"$LOGS/counts"' "$REPO" "${@:2}" ||
 		echo "- - -" >"$work/counts"
-	fi
+}
+
+# verdict_of: boot_verdict on $work/{guest,kernel}.log and $work/expect.
+verdict_of() {
+	in_verdict 'boot_verdict fake "$LOGS/expect" "$LOGS/guest.log" "$LOGS/kernel.log" >/dev/null 2>&1'
 }
 
 # fresh: the unchanged logs; a case then plants its defect in them.
@@ -121,34 +119,39 @@ crlf() {
 	sed 's/$/\r/'
 }
 
-# result ok|fail DESCRIPTION: one case (lib.sh's ktap_case); a failed one
-# shows what the verdict said.
-result() {
-	ktap_case "$2" [ "$1" = ok ]
-	[ "$1" = ok ] && return
-	sed 's/^/# /' "$RESULTS" | grep '^# FAIL' | sed -n '1,5p' || true
+# assert DESCRIPTION CMD...: one case, ok when CMD succeeds (lib.sh's
+# ktap_case); a failed one shows what the verdict said.
+assert() {
+	local failed_before=$KTAP_FAILED
+	ktap_case "$@"
+	[ "$KTAP_FAILED" = "$failed_before" ] && return
+	grep '^FAIL' "$RESULTS" | sed -n 's/^/# /;1,5p' || true
 	echo "# counts (passed failed skipped): $(cat "$work/counts")"
 }
 
-expect_pass() {
-	verdict_of
-	read -r p f _ <"$work/counts"
-	if [ "$f" = 0 ] && [ "$p" != 0 ] && [ "$p" != - ]; then
-		result ok "$1"
-	else
-		result fail "$1"
-	fi
+# has RE...: each extended regex RE matches a line of $RESULTS.
+has() {
+	local re
+	for re; do
+		grep -q -E "$re" "$RESULTS" || return
+	done
 }
 
+# expect_pass CASE: the verdict ran to its end, with no FAIL and a PASS.
+expect_pass() {
+	verdict_of
+	assert "$1" grep -q -x '[1-9][0-9]* 0 [0-9]*' "$work/counts"
+}
+
+# expect_fail CASE RE: the verdict ran to its end, and a FAIL matches RE.
 expect_fail() {
 	verdict_of
-	read -r _ f _ <"$work/counts"
-	if [ "$f" != - ] && [ "$f" -gt 0 ] && grep -q -E "^FAIL .*$2" "$RESULTS"; then
-		result ok "$1"
-		echo "# $(grep -m1 -E "^FAIL .*$2" "$RESULTS" | cut -c1-150)"
-	else
-		result fail "$1"
-	fi
+	assert "$1" failed_with "$2"
+	grep -m1 -E "^FAIL .*$2" "$RESULTS" | cut -c1-150 | sed 's/^/# /' || true
+}
+
+failed_with() {
+	grep -q -x '[0-9]* [1-9][0-9]* [0-9]*' "$work/counts" && has "^FAIL .*$1"
 }
 
 # --- the cases --------------------------------------------------------------------
@@ -330,14 +333,10 @@ cases() {
 	rm "$work/guest.log"
 	echo "suite orphan-$$ 1 0" >>"$work/expect"
 	verdict_of
-	if grep -q "^FAIL fake: orphan-$$: did not run" "$RESULTS" &&
-		! compgen -G "/dev/null-orphan-$$*" >/dev/null &&
-		! compgen -G "$work/guest-orphan-$$*" >/dev/null; then
-		result ok "a missing guest log: each suite did not run, and nothing is written for it"
-	else
-		rm -f "/dev/null-orphan-$$.ktap"
-		result fail "a missing guest log: each suite did not run, and nothing is written for it"
-	fi
+	assert "a missing guest log: each suite did not run, and nothing is written for it" \
+		eval 'has "^FAIL fake: orphan-$$: did not run" &&
+		! compgen -G "/dev/null-orphan-$$*" >/dev/null && ! compgen -G "$work/guest-orphan-$$*"'
+	rm -f "/dev/null-orphan-$$.ktap"
 
 	fresh
 	expectations | grep -v '^kunit' >"$work/expect"
@@ -357,13 +356,10 @@ cases() {
 		check "setup: dies" die "no toolchain" >/dev/null 2>&1 || true
 		echo "$passed $failed $skipped" >"$work/counts"
 	) || echo "- - -" >"$work/counts"
-	if grep -q '^FAIL build: kernel crate (newest) (exit [^3]' "$RESULTS" &&
-		grep -q '^FAIL setup: dies' "$RESULTS" && [ "$(cat "$work/counts")" = "0 2 0" ]; then
-		result ok "a toolchain root that cannot be set up fails its checks, and the run goes on"
-		sed 's/^/# /' "$RESULTS"
-	else
-		result fail "a toolchain root that cannot be set up fails its checks, and the run goes on"
-	fi
+	assert "a toolchain root that cannot be set up fails its checks, and the run goes on" \
+		eval 'has "^FAIL build: kernel crate \(newest\) \(exit [^3]" "^FAIL setup: dies" &&
+		[ "$(cat "$work/counts")" = "0 2 0" ]'
+	sed 's/^/# /' "$RESULTS"
 }
 
 # --- warnings.py -------------------------------------------------------------------
@@ -395,12 +391,8 @@ warnings_check() {
 		python3 "$REPO/harness/warnings.py" "$work/$log" "$work" "$work/warnings" \
 			>"$work/warnings.out" 2>&1 || rc=$?
 	done
-	if [ "$rc" = "$want" ]; then
-		result ok "$name"
-	else
-		result fail "$name"
-		echo "# warnings.py exit $rc, want $want: $(head -c 300 "$work/warnings.out")"
-	fi
+	assert "$name" [ "$rc" = "$want" ]
+	[ "$rc" = "$want" ] || echo "# warnings.py exit $rc, want $want: $(head -c 300 "$work/warnings.out")"
 }
 
 warnings_cases() {
@@ -444,16 +436,13 @@ makefile_cases() {
 			>"$work/stub/$script.sh"
 	done
 	: >"$RESULTS"
-	if TOOLCHAIN=newest KSRC=/cache/src/other DEBUGFS_LOCKED=/elsewhere NO_KVM=1 \
-		RESULTS=/tmp/results CONFIG_ONLY=1 BOOT_TIMEOUT=5 MAKEFLAGS='' \
+	assert "make test and make check take no harness-internal variable from outside" eval \
+		'TOOLCHAIN=newest KSRC=/cache/src/other DEBUGFS_LOCKED=/elsewhere NO_KVM=1 \
+		RESULTS=/tmp/results CONFIG_ONLY=1 BOOT_TIMEOUT=5 MAKEFLAGS= \
 		make -s --no-print-directory -f "$REPO/Makefile" H="$work/stub" test check \
 		>"$work/stub/make.out" 2>&1 &&
-		[ ! -s "$work/stub/test.env" ] && [ "$(cat "$work/stub/check.env")" = BOOT_TIMEOUT=5 ]; then
-		result ok "make test and make check take no harness-internal variable from outside"
-	else
-		result fail "make test and make check take no harness-internal variable from outside"
-		sed 's/^/# /' "$work/stub/"*.env "$work/stub/make.out"
-	fi
+		[ ! -s "$work/stub/test.env" ] && [ "$(cat "$work/stub/check.env")" = BOOT_TIMEOUT=5 ]'
+	grep -H . "$work/stub/"*.env | sed 's/^/# /' || true
 	# The commit that logs/verdict.txt names, and whether the files differ.
 	local dir=$work/repo judged head
 	git init -q "$dir"
@@ -464,30 +453,18 @@ makefile_cases() {
 	judged=$(REPO=$dir judged_commit || echo failed)
 	echo two >"$dir/file"
 	judged+=" $(REPO=$dir judged_commit || echo failed)"
-	if [ "$judged" = "$head $head-dirty" ]; then
-		result ok "the verdict names the commit judged, -dirty with changed files"
-	else
-		result fail "the verdict names the commit judged, -dirty with changed files"
-		echo "# judged: $judged"
-	fi
+	assert "the verdict names the commit judged, -dirty with changed files" \
+		[ "$judged" = "$head $head-dirty" ]
+	echo "# judged: $judged"
 }
 
 # bg_case NAME RC: a boot started in the background with a fake boot.sh
 # that prints a line and exits RC, then counted; what boot_count printed
-# goes to $work/bg.out and the counts to $work/counts.
+# goes to $work/bg.out.
 bg_case() {
-	: >"$RESULTS"
-	if ! bash -euo pipefail -c '
-		. "$1/harness/lib.sh"
-		LOGS=$2 RESULTS=$3 EXPECT=$2
-		. "$1/harness/verdict.sh"
-		BOOT_SCRIPT=$2/fake-boot.sh
-		FAKE_RC=$5 boot_start fake "$4"
-		boot_count "background" "$4" 2>/dev/null
-		echo "$passed $failed $skipped" >"$2/counts"
-	' sh "$REPO" "$work" "$RESULTS" "$1" "$2" >"$work/bg.out"; then
-		echo "- - -" >"$work/counts"
-	fi
+	in_verdict 'BOOT_SCRIPT=$LOGS/fake-boot.sh
+		FAKE_RC=$2 boot_start fake "$1"
+		boot_count background "$1" 2>/dev/null' "$1" "$2" >"$work/bg.out"
 }
 
 background_cases() {
@@ -502,40 +479,26 @@ exit "\$FAKE_RC"
 FAKE
 	: >"$work/bg-boot"
 	bg_case bg-boot 0
-	if [ "$(cat "$work/counts")" = "3 0 0" ] && grep -q "fake boot: started" "$work/bg.out"; then
-		result ok "a background boot counts when it is waited for, and its messages are shown"
-	else
-		result fail "a background boot counts when it is waited for, and its messages are shown"
-	fi
+	assert "a background boot counts when it is waited for, and its messages are shown" \
+		eval '[ "$(cat "$work/counts")" = "3 0 0" ] && grep -q "fake boot: started" "$work/bg.out"'
 	bg_case bg-boot 3
-	if grep -q '^FAIL background: the VM hung, died or did not finish' "$RESULTS"; then
-		result ok "a background boot that hangs fails"
-	else
-		result fail "a background boot that hangs fails"
-	fi
-	# The exit trap's stop_background: a background job and what runs
-	# below it in a process group of its own (as timeout runs QEMU), on a
-	# host without procps: neither it nor this check may need pgrep.
-	: >"$RESULTS"
-	if bash -euo pipefail -c '
-		. "$1/harness/lib.sh"
-		LOGS=$2 RESULTS=$3
-		. "$1/harness/verdict.sh"
-		pgrep() { echo "pgrep: command not found" >&2; return 127; }
+	assert "a background boot that hangs fails" \
+		has '^FAIL background: the VM hung, died or did not finish'
+	# The exit trap's stop_background, without procps: a background job
+	# and what runs below it in a process group of its own (as timeout
+	# runs QEMU) are gone half a second later.
+	in_verdict 'pgrep() { echo "pgrep: command not found" >&2; return 127; }
 		# Only the sleeper has the pattern in its command line; "; true"
 		# keeps a shell between the job and timeout, as boot.sh does.
-		bash -c "timeout 60 sleep $4; true" &
+		bash -c "timeout 60 sleep $1; true" &
 		BACKGROUND[sleeper]=$!
 		sleep 0.5
-		stop_background
-		wait "${BACKGROUND[sleeper]}" || true
-	' sh "$REPO" "$work" "$RESULTS" 59.25 && sleep 0.2 && [ -z "$(sleepers 59.25)" ]; then
-		result ok "the exit trap ends what runs in the background, below a timeout too"
-	else
-		# shellcheck disable=SC2046 # one pid per word.
-		kill $(sleepers 59.25) 2>/dev/null || true
-		result fail "the exit trap ends what runs in the background, below a timeout too"
-	fi
+		stop_background' 59.25
+	sleep 0.5
+	assert "the exit trap ends what runs in the background, below a timeout too" \
+		eval '[ "$(cat "$work/counts")" != "- - -" ] && [ -z "$(sleepers 59.25)" ]'
+	# shellcheck disable=SC2046 # one pid per word.
+	kill $(sleepers 59.25) 2>/dev/null || true
 }
 
 # sleepers ARG: the pids of the processes whose command line holds
@@ -579,18 +542,10 @@ EOF
 	KSELFTEST_DIR=$ksft TESTS=alpha.sh,beta.sh TMPDIR=$work OUT=$work/guest.log \
 		setsid -w sh "$REPO/harness/guest/run-tests.sh" >"$work/guest.log" 2>&1 || true
 	verdict_of
-	if grep -q '^PASS fake: alpha: 1 alpha: first$' "$RESULTS" &&
-		grep -q '^FAIL fake: alpha: exit status 124 with no failed case' "$RESULTS"; then
-		result ok "a test killed by its timeout keeps its earlier cases, and fails"
-	else
-		result fail "a test killed by its timeout keeps its earlier cases, and fails"
-	fi
-	if grep -q '^PASS fake: beta: 1 beta: ran$' "$RESULTS" &&
-		grep -q '^FAIL fake: beta: cut off: no end marker after 1 cases' "$RESULTS"; then
-		result ok "a guest that dies in a test keeps that test's earlier cases, cut off"
-	else
-		result fail "a guest that dies in a test keeps that test's earlier cases, cut off"
-	fi
+	assert "a test killed by its timeout keeps its earlier cases, and fails" \
+		has '^PASS fake: alpha: 1 alpha: first$' '^FAIL fake: alpha: exit status 124 with no failed case'
+	assert "a guest that dies in a test keeps that test's earlier cases, cut off" \
+		has '^PASS fake: beta: 1 beta: ran$' '^FAIL fake: beta: cut off: no end marker after 1 cases'
 	sed 's/^/# guest log: /' "$work/guest.log"
 }
 
