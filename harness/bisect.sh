@@ -2,40 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Prove that a series is bisectable: apply its mails with git am, one at a
-# time, to a checkout of the base, and after each build what the series
-# touches: fs/debugfs/, rust/ (the kernel crate and its doctests),
-# samples/rust/ and, once it exists, the selftest module, as objects with
-# the test configuration (LLVM=1 CLIPPY=1). No vmlinux is linked, so after
-# the first build each patch costs what it changes.
+# time, to a checkout of the base ($CACHE/src/series), and after each build
+# fs/debugfs/, rust/, samples/rust/ and the selftest module as objects
+# (LLVM=1 CLIPPY=1; no vmlinux, so each patch costs what it changes).
 #
-# usage: bisect.sh BASE_REPO MAIL...
-#   The checkout is $CACHE/src/series (a worktree of BASE_REPO, reset to
-#   its tag "base" on every run), the objects $CACHE/build/series, the log
-#   of patch N $LOGS/bisect-N.log.
+# usage: bisect.sh MAIL...; the log of patch N is $LOGS/bisect-N.log.
 # exit:  0 every patch applied and built with no warning in our files
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-base=${1:?usage: $0 BASE_REPO MAIL...}
-shift
 work=$CACHE/src/series
 obj=$CACHE/build/series
-if [ -e "$work/.git" ]; then
-	git -C "$work" am --abort >/dev/null 2>&1 || true
-	git -C "$work" reset -q --hard base
-else
-	rm -rf "$work"
-	git -C "$base" worktree prune
-	msg "Checking out the base tree for the bisection build (once)..."
-	git -C "$base" worktree add -q --detach "$work" base
-fi
+base_worktree "$work"
+git -C "$work" am --abort >/dev/null 2>&1 || true
+git -C "$work" reset -q --hard base
 mkdir -p "$obj"
 
 # build_patch N: builds the checkout as it is after patch N.
 build_patch() {
 	local n=$1 testmod=tools/testing/selftests/rust/debugfs_test_module
-	# The fragment again at every patch: the samples' options appear with
-	# the patch that adds them to Kconfig.
+	# The samples' options appear with the patch that adds them to Kconfig.
 	cp "$REPO/harness/configs/test.config" "$obj/.config"
 	in_chroot make -C /cache/src/series O=/cache/build/series LLVM=1 olddefconfig &&
 		in_chroot make -C /cache/src/series O=/cache/build/series LLVM=1 CLIPPY=1 \

@@ -1,33 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Boot a built kernel in QEMU (software emulation) with a busybox initramfs
-# that runs one guest script, and save what the guest prints and the whole
-# kernel log, each from its own serial port.
-#
-# Machines: a PC (x86_64) and arm64's virt, chosen by the configuration's
-# architecture. The initramfs holds busybox and bash, the kernel's modules
-# in /lib/modules, the kselftest install tree in /kselftest
-# (harness/kselftest.sh), the benchmark modules, and harness/guest/. It is made with the kernel's own
-# usr/gen_init_cpio, so no root-owned device nodes are needed.
+# Boot a built kernel in QEMU (TCG; a PC or arm64's virt, by the
+# configuration's architecture) with a busybox initramfs (made by the
+# kernel's gen_init_cpio) holding the modules, the kselftest tree
+# (kselftest.sh), the benchmark and harness/guest/; run one guest script.
 #
 # usage: boot.sh CONFIG GUEST_SCRIPT GUEST_LOG [KERNEL_ARGS...]
-#   GUEST_SCRIPT is a path inside the guest, e.g. /guest/run-tests.sh.
-#   GUEST_LOG gets the script's output (the second serial port); the kernel
-#   console (the first), every message from boot to power-off, goes to
-#   GUEST_LOG less .log plus -kernel.log. Neither can cut into the other's lines.
+#   GUEST_LOG gets the script's output (second serial port); the whole
+#   kernel console (the first) goes to GUEST_LOG less .log plus -kernel.log.
 # exit:  0 the guest script ran and the VM ended; 3 the VM hung (timeout or
 #        the guest's watchdog) or the guest never finished its script.
 #
-# ICOUNT=1 boots a machine that counts instructions (make bench): one vCPU
-# whose clock advances one nanosecond per instruction it runs (-icount
-# shift=0), so that a guest's clock_gettime() deltas are instruction
-# counts; sleep=off jumps over idle time instead of waiting it out in real
-# time. For the same counts on every boot, nothing the host does may reach
-# the guest at a time of its own: the RTC runs on that clock too (-rtc
-# clock=vm), the CPU has no RDRAND or RDSEED (host randomness), and the
-# kernel neither places itself nor user space at random (nokaslr,
-# norandmaps). One vCPU, since with two the clock counts both at once.
+# ICOUNT=1 (make bench): one vCPU whose clock advances a nanosecond per
+# instruction (-icount shift=0,sleep=off), and nothing the host does
+# reaches the guest at a time of its own (RTC on that clock, no RDRAND or
+# RDSEED, nokaslr, norandmaps): the same counts on every boot.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -47,11 +35,8 @@ ICOUNT=${ICOUNT:-0}
 out=$CACHE/build/$cfg
 guest=$out/guest
 arch=$(cfg_arch "$cfg")
-# What differs between the machines: the kernel image, QEMU and its machine,
-# the serial ports' names, and where the guest's user space comes from (the
-# toolchain root's own binaries on a PC; for arm64, harness/chroot.sh's
-# extracted guest root). A PC gets the SSDT that declares the platform
-# sample's device; arm64's virt boots with a devicetree instead.
+# The machines: a PC gets the SSDT of the platform sample's device and the
+# toolchain root's binaries; arm64's virt a devicetree and chroot.sh's root.
 case $arch in
 x86)
 	image=arch/x86/boot/bzImage
@@ -73,10 +58,8 @@ arm64)
 	tty=ttyAMA
 	userland=/cache/guest-arm64
 	[ -x "$CACHE/guest-arm64/usr/bin/busybox" ] || die "no arm64 guest root: run 'make chroot'"
-	# The devicetree QEMU makes for this machine (with the two serial ports
-	# of the boot below: virt describes the second only when it is given),
-	# with the platform sample's node added at its root
-	# (guest/virt-sample.dtsi), compiled by the kernel's own dtc.
+	# QEMU's devicetree of this machine (both serial ports given) with the
+	# platform sample's node (guest/virt-sample.dtsi) added.
 	in_chroot sh -euc 'out=$1
 		shift
 		"$@" -accel tcg -display none -monitor none -serial null -serial null \
@@ -102,11 +85,8 @@ case $ICOUNT in
 *) die "ICOUNT is 0 or 1, not '$ICOUNT'" ;;
 esac
 
-# libraries: "GUEST_PATH SOURCE" of each shared library the guest's programs
-# need. ldd runs only the host's own programs (and fails on a missing file:
-# a kernel without the kselftest tree has no debugfs_io); a foreign guest
-# gets every library of its root, and the dynamic loader where its programs
-# look for it.
+# libraries: "GUEST_PATH SOURCE" of each shared library the guest needs:
+# ldd's on a PC, every library of its root on a foreign guest.
 libraries() {
 	if [ -z "$userland" ]; then
 		in_chroot sh -c 'ls /usr/bin/bash /usr/bin/kmod "$1"/kselftest/rust/debugfs_io 2>/dev/null |
@@ -141,9 +121,7 @@ tree() {
 	done
 	echo "file /bin/busybox $userland/bin/busybox 0755 0 0"
 	echo "slink /bin/sh busybox 0777 0 0"
-	# kselftest needs bash (the base tree's test_probe_samples.sh) and kmod's
-	# modprobe (-n), which come first in the shell's default PATH; debugfs_io
-	# is linked dynamically. All of them get their root's libraries.
+	# kselftest needs bash and kmod's modprobe (-n), first in the default PATH.
 	echo "file /bin/bash $userland/usr/bin/bash 0755 0 0"
 	echo "file /sbin/kmod $userland/usr/bin/kmod 0755 0 0"
 	for tool in modprobe insmod rmmod modinfo lsmod depmod; do
@@ -165,8 +143,6 @@ tree() {
 	echo "dir /usr 0755 0 0"
 	echo "dir /usr/bin 0755 0 0"
 	echo "slink /usr/bin/timeout /guest/timeout.sh 0777 0 0"
-	# The benchmark modules; the kernel's own modules and the selftests are
-	# installed as a kernel developer installs them (harness/kselftest.sh).
 	[ -d "$out/bench" ] &&
 		find "$out/bench" -name '*.ko' -printf "file /modules/%f /cache/build/$cfg/bench/%P 0644 0 0\n"
 	tree "$out/modroot/lib" /lib
@@ -179,12 +155,8 @@ in_chroot "/cache/build/$cfg/usr/gen_init_cpio" "/cache/build/$cfg/guest/initram
 msg "Booting '$cfg' in QEMU (TCG) to run $script (console: $console)..."
 start=$(now)
 rc=0
-# QEMU's stdin must be open (CI closes it): it gets /dev/null. KVM hangs on
-# this machine, so TCG is forced. An Oops panics and a panic reboots, which
-# ends the VM at once (-no-reboot) instead of leaving a wedged guest to the
-# timeout. The guest's own watchdog fires a minute before the timeout, and
-# dumps every task to the kernel log first. A 16 MiB log buffer holds
-# whatever the console has not printed yet.
+# An Oops panics and a panic ends the VM at once (-no-reboot). The guest's
+# watchdog dumps every task a minute before the timeout.
 : >"$kernel_log"
 in_chroot timeout -k 10 "$TIMEOUT" "${qemu[@]}" \
 	-accel tcg -display none -vga none -monitor none -no-reboot \

@@ -1,13 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build make targets in one configuration's output directory.
-#
-# Everything is built with LLVM=1 and CLIPPY=1: clippy-driver compiles the
-# Rust code exactly like rustc and adds the kernel's clippy lints, so one
-# build gives both the objects and the lint results. The log goes to
-# $LOGS/build-<config>[-<module>].log; warnings in our files are tracked across
-# incremental builds by warnings.py, per log.
+# Build make targets in one configuration's output directory, with LLVM=1
+# and CLIPPY=1 (one build gives the objects and the lints). Warnings in our
+# files are tracked across incremental builds by warnings.py, per log.
 #
 # usage: build.sh CONFIG TARGET...
 # exit:  0 built, no warnings in our files; 3 built with warnings in our
@@ -19,10 +15,7 @@ cfg=${1:?usage: $0 CONFIG TARGET...}
 shift
 [ $# -gt 0 ] || die "usage: $0 CONFIG TARGET..."
 
-# One log per configuration and external module build, named after its
-# output directory (MO=, else M=), so that building a module does not
-# overwrite the log of its kernel, nor one build of a module (make test
-# builds the benchmark module twice) the log and warnings of another.
+# One log per configuration and module build, named after its MO= (else M=).
 m='' mo=''
 for arg; do
 	case $arg in

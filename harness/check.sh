@@ -1,16 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make check`: the fast loop after a change to our files. Lays them into
-# the base tree, rebuilds what changed in the test kernel, reinstalls its
-# modules and selftests, boots it once (KUnit with the Rust doctests, then
-# the selftests with the short settings of `make test`'s test boot) and
-# counts that boot against harness/expect/test-boot, ending with the same
-# kind of verdict line. Nothing else of `make test` runs: no other kernel,
-# no lints.
-#
-# TESTS=test_debugfs_samples.sh,... runs only those selftests (KUnit still
-# runs whole); the expectations are cut down to them.
+# `make check`: the fast loop after a change to our files: rebuilds the test
+# kernel and its selftests, boots it once as `make test` does and counts the
+# boot against harness/expect/test-boot. TESTS=a.sh,... runs only those
+# selftests (and KUnit).
 # exit: 0 all passed, 1 something failed, 2 the kernel did not build.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
@@ -37,11 +31,9 @@ if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then
 	exit 2
 fi
 kselftest_check test "kselftest install" || true
-# The benchmark's smoke test is part of the test boot.
 bench_checks test
 
-# The expectations of the test boot, cut down to TESTS when it is set: the
-# runner then reports one case per selected test.
+# The expectations of the test boot, cut down to TESTS.
 EXPECT=$LOGS/check-expect
 mkdir -p "$EXPECT"
 args=()

@@ -1,16 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build a toolchain root: a Debian trixie root (with trixie-backports) made
-# by mmdebstrap. This is the only stage, together with source.sh, that
-# downloads anything, and it says so. A rerun with the root in place does
+# Build a toolchain root, a Debian trixie root made by mmdebstrap, with the
+# pinned minimum toolchain and all the tests need; with TOOLCHAIN=newest,
+# the build tools with trixie-backports' newest Rust. With source.sh the only
+# stage that downloads, and it says so; a rerun with the root in place does
 # nothing.
-#
-# The default root holds the pinned minimum toolchain and everything the
-# tests need. With TOOLCHAIN=newest, a second root holds the same build
-# tools but the newest rustc, clippy and rustfmt Debian ships
-# (trixie-backports), to check that our code builds without warnings there
-# too.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -38,11 +33,9 @@ minimum)
 		rustc rust-src rustfmt rust-clippy
 		# Guest user space, the ACPI table of the platform sample, and QEMU.
 		busybox-static acpica-tools qemu-system-x86
-		# The arm64 guest: its QEMU, and a cross compiler (and C library)
-		# for the benchmark's timing loop and the selftests' debugfs_io.
+		# The arm64 guest: QEMU and a cross compiler.
 		qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-		# kselftest's install target copies with rsync; checkpatch.pl
-		# --codespell reads codespell's dictionary.
+		# kselftest's install, checkpatch.pl --codespell.
 		rsync codespell
 		# Fetching the base tree.
 		ca-certificates
@@ -58,8 +51,7 @@ esac
 stamp=$ROOT/.rust-debugfs-packages
 want="$(printf '%s\n' "${PACKAGES[@]}" | sort | tr '\n' ' ')${BACKPORTED[*]}"
 
-# guest_root ARCH: the user space of a foreign guest (busybox, bash, kmod and
-# the libraries they need), extracted, never run, into $CACHE/guest-ARCH.
+# guest_root ARCH: a foreign guest's user space, extracted into $CACHE/guest-ARCH.
 guest_root() {
 	local dir=$CACHE/guest-$1
 	[ -x "$dir/usr/bin/busybox" ] && return 0
@@ -70,8 +62,7 @@ guest_root() {
 		mv "$dir.new" "$dir"
 }
 
-# update_root: a root made by an earlier version of this script gets what
-# is new with apt, instead of being made again.
+# update_root: an older root gets what is new with apt.
 update_root() {
 	local install=(apt-get install -y -q --no-install-recommends)
 	[ -f "$stamp" ] || return 1

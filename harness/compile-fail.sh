@@ -1,12 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Negative tests of the safety rules of kernel::debugfs: each snippet in
-# tools/testing/selftests/rust/debugfs_compile_fail/ must be rejected by the
-# compiler with the error its "EXPECT:" line names, and its twin built with
-# ALLOWED=1 (the same code, keeping the rule) must compile, so that no
-# snippet passes by failing for some other reason. Needs the built test
-# kernel. Prints one KTAP document between the markers the harness counts.
+# The safety rules of kernel::debugfs: each snippet of
+# selftests/rust/debugfs_compile_fail/ is rejected with the error its
+# "EXPECT:" line names, and its twin (ALLOWED=1, keeping the rule) compiles,
+# so that none passes by failing otherwise. Needs the test kernel; prints KTAP.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -16,8 +14,7 @@ for f in "$REPO/$src"/*.rs; do
 	cases+=("$(basename "$f" .rs)")
 done
 
-# build CASE VARIANT [MAKE_ARGS...]: builds the snippet's object; its log
-# goes to $LOGS/compile-fail-CASE-VARIANT.log.
+# build CASE VARIANT [MAKE_ARGS...]: logged to $LOGS/compile-fail-CASE-VARIANT.log.
 build() {
 	local name=$1 variant=$2
 	shift 2

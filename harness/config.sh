@@ -3,11 +3,9 @@
 #
 # Configure one build directory from its fragment in harness/configs/.
 #
-# Like kunit.py, the fragment is the whole input: it is copied to .config
-# and completed by `make olddefconfig`. That happens only when the fragment
-# changed since the last run, so a rerun keeps every object file. After
-# olddefconfig every option of the fragment is checked, since Kconfig
-# silently drops options whose dependencies are not met.
+# As with kunit.py, the fragment is the whole input, completed by `make
+# olddefconfig` when it changed; every option of it is then checked, since
+# Kconfig silently drops options whose dependencies are not met.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 

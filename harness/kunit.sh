@@ -9,13 +9,10 @@
 #       --arch x86_64 --make_options LLVM=1 \
 #       'rust_doctests_kernel.rust_doctest_kernel_debugfs*'
 #
-# kunit.py builds its own kernel (in $CACHE/build/kunit here), which costs
-# minutes the first time; `make test` therefore only runs `kunit.py config`
-# with the same .kunitconfig (CONFIG_ONLY=1), which fails if an option of
-# it does not land in the configuration, and the full run is this target.
+# kunit.py builds a kernel of its own ($CACHE/build/kunit): `make test` only
+# runs `kunit.py config` (CONFIG_ONLY=1), which fails if an option is lost.
 #
-# usage: [CONFIG_ONLY=1] [KUNIT_GLOB=suite.test] kunit.sh; the log goes to
-# $LOGS/kunit.log. KUNIT_GLOB narrows the tests run (default: ours).
+# usage: [CONFIG_ONLY=1] [KUNIT_GLOB=suite.test] kunit.sh; log: $LOGS/kunit.log.
 # exit:  kunit.py's (0 every selected test passed)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -31,8 +28,7 @@ fi
 msg "Running kunit.py (log: $LOGS/kunit.log)..."
 start=$(now)
 rc=0
-# kunit.py asks QEMU for KVM first, and QEMU hangs on this machine's KVM:
-# NO_KVM hides it (see in_chroot), so QEMU falls back to TCG.
+# QEMU hangs on this machine's KVM: NO_KVM hides it (see in_chroot).
 NO_KVM=1 in_chroot sh -c 'cd /cache/src/linux && python3 tools/testing/kunit/kunit.py run "$@"' sh \
 	"${args[@]}" --jobs "$JOBS" --timeout 900 \
 	"${KUNIT_GLOB:-rust_doctests_kernel.rust_doctest_kernel_debugfs*}" \

@@ -3,12 +3,9 @@
 #
 # Lay our files into the base tree, replacing the base's own kernel::debugfs.
 #
-# The paths in REPLACED belong to us: whatever the base tree has there is
-# deleted, and afterwards they must hold exactly our files (checked below,
-# so nothing of the base implementation can survive into a build). Every
-# other file of the sparse tree in the repository is copied over its base
-# counterpart. Files are copied only when their content differs, so make
-# sees unchanged timestamps and rebuilds only what changed.
+# The paths in REPLACED must hold exactly our files afterwards; every other
+# file of the repository's sparse tree is copied over the base's, only when
+# it differs, so that make rebuilds only what changed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -29,8 +26,7 @@ REPLACED=(
 	samples/rust/rust_debugfs_pci.rs
 )
 
-# The sparse tree: top-level directories of the repository that mirror the
-# kernel's layout.
+# The repository's top-level directories that mirror the kernel's layout.
 SPARSE=(rust samples tools Documentation)
 
 cd "$REPO"
@@ -56,9 +52,8 @@ while IFS= read -r -d '' rel; do
 	fi
 done < <(git ls-files -z --cached --others --exclude-standard -- "${SPARSE[@]}")
 
-# Patches to base-tree files (harness/patches/*.patch), applied in order.
-# A copy of each applied patch is kept in the tree, so that a patch that
-# changed or went away is reversed before the current set is applied.
+# harness/patches/*.patch, applied in order; a copy of each is kept in the
+# tree, so that one that changed or went away is reversed first.
 applied=$TREE/.rust-debugfs-patches
 mkdir -p "$applied"
 for old in $(ls -r "$applied"); do

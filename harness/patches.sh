@@ -119,7 +119,7 @@ fi
 
 BISECTED=
 if [ "$BISECT" = 1 ]; then
-	if bash "$REPO/harness/bisect.sh" "$base" "${MAILS[@]}"; then
+	if bash "$REPO/harness/bisect.sh" "${MAILS[@]}"; then
 		BISECTED="Every patch was applied with git am and built on its own"
 		BISECTED+=" (fs/debugfs/, rust/, samples/rust/, the selftest module; clippy)"
 		BISECTED+=" without a warning in the files it touches."

@@ -150,7 +150,7 @@ fi
 # --- 2. every patch on its own, then the two kernels -------------------------
 # harness/bisect.sh, as for our series.
 result "bisect: every mail applies with git am and builds on its own" \
-	bash "$REPO/harness/bisect.sh" "$base" "${MAILS[@]}"
+	bash "$REPO/harness/bisect.sh" "${MAILS[@]}"
 
 # build_kernel TREE: the kernel of upstream-base or upstream-fixed, its
 # modules, the test module, and the guest's $CACHE/build/TREE/kselftest.
