@@ -6,21 +6,12 @@ usage: tabulate.py BOOT OURS_LOG UPSTREAM_LOG SIZES_FILE CSV_OUT
        tabulate.py --instructions RUN OURS_LOG UPSTREAM_LOG CSV_OUT
        tabulate.py --compare CSV
 
-OURS_LOG is the guest log of the kernel with our kernel::debugfs,
-UPSTREAM_LOG that of the pristine base; each measured its Rust files
-against the same C files. Ratios against C are taken in one boot; ours/up
-is the quotient of the two. The rows are appended to CSV_OUT (with a header
-if it is new), tagged with BOOT.
-
-With --instructions the logs come from boots that count instructions
-(UPSTREAM_LOG "-" if only ours was booted) (the
-guest clock advances one nanosecond per instruction): the figures are
-instructions per operation or per file, which need no common anchor, so
-every ratio is a plain quotient. Each row also shows how far ours is above
-C once the floor is taken off both: the same system calls on a C file that
-does nothing. The spin rows prove that the clock counted instructions, or
-the table is refused. --compare prints how much the instruction figures of
-the runs in CSV differ: the largest difference, and each row that differs.
+The logs are the guest logs of our kernel and of the pristine base; ratios
+against C are taken in one boot, ours/up is their quotient. Rows are
+appended to CSV_OUT, tagged with BOOT. --instructions: boots that counted
+instructions (UPSTREAM_LOG "-": ours only), plain quotients, and ours over C
+with the floor (a C file that does nothing) taken off both; the spin rows
+must prove the counting. --compare: how much the runs in CSV differ.
 """
 
 import csv
@@ -33,23 +24,13 @@ LATENCY = ("open_read_close_u64", "pread_u64", "write_u64", "open_read_close_sho
            "pread_show", "pread_blob_4k", "pread_blob_1m", "open_read_close_x64",
            "write_x64", "open_read_close_records", "slurp_records", "slurp_records_by_hand",
            "open_read_close_regs")
-# The floor of each row: the same system calls on debugfs_bench_c/null.
-FLOOR = {"open_read_close_u64": "floor_open_read_close", "pread_u64": "floor_pread",
-         "write_u64": "floor_write", "open_read_close_show": "floor_open_read_close",
-         "pread_show": "floor_pread", "pread_blob_4k": "floor_pread",
-         "pread_blob_1m": "floor_pread", "open_read_close_x64": "floor_open_read_close",
-         "write_x64": "floor_write", "open_read_close_records": "floor_open_read_close",
-         "open_read_close_regs": "floor_open_read_close", "open_close_u64": "floor_open_close",
-         "open_close_show": "floor_open_close", "open_close_records": "floor_open_close"}
+# The floor of a row: the same system calls on debugfs_bench_c/null.
 FLOORS = ("floor_open_read_close", "floor_pread", "floor_write", "floor_open_close")
 # Rows of the counting boots only: open and release alone.
 OPEN_CLOSE = ("open_close_u64", "open_close_show", "open_close_records")
 NOTES = {"pread_u64": "C integer files are not seekable",
-         "slurp_records_by_hand": "each record put together by hand, not with writeln!",
-         "floor_open_read_close": "C file whose operations return a constant",
-         "floor_pread": "C file whose operations return a constant",
-         "floor_write": "C file whose operations return a constant",
-         "floor_open_close": "C file whose operations return a constant"}
+         "slurp_records_by_hand": "each record put together by hand, not with writeln!"}
+NOTES.update((f, "C file whose operations return a constant") for f in FLOORS)
 MEMORY = (("alloc_text", "file"), ("alloc_callback", "file"), ("alloc_binary", "file"),
           ("alloc_scoped", "file"), ("open_u64", "open"), ("open_show", "open"),
           ("open_records", "open"))
@@ -106,6 +87,24 @@ def quotient(a, b):
     return a / b if a is not None and b else None
 
 
+def floor_of(runs, metric):
+    """The floor of a row (the C null file under the same calls), if it has one."""
+    for floor in FLOORS:
+        if metric.startswith(floor[len("floor_"):] + "_"):
+            return solo(runs, floor)
+    return None
+
+
+def append_csv(path, header, rows):
+    """rows appended to the CSV file path, with header first if it is new."""
+    new = not os.path.exists(path)
+    with open(path, "a", newline="") as f:
+        out = csv.writer(f)
+        if new:
+            out.writerow(header)
+        out.writerows(rows)
+
+
 def churns(*logs):
     """The churn metrics of the logs, by kind and then size."""
     def kind(metric):
@@ -148,8 +147,8 @@ def instructions(run, ours_log, upstream_log, csv_out):
             continue
         if metric == "pread_u64":
             c = cu = None
-        floor = solo(ours, FLOOR[metric]) if metric in FLOOR else None
-        rows.append(("latency", metric, "insns/op", o, u, c, cu, floor, NOTES.get(metric, "")))
+        rows.append(("latency", metric, "insns/op", o, u, c, cu, floor_of(ours, metric),
+                     NOTES.get(metric, "")))
     for metric in FLOORS:
         c, cu = solo(ours, metric), solo(upstream, metric)
         if c is not None:
@@ -176,24 +175,21 @@ def instructions(run, ours_log, upstream_log, csv_out):
             return "-"
         return "%.3f" % ((o - floor) / (c - floor))
 
-    new = not os.path.exists(csv_out)
-    with open(csv_out, "a", newline="") as f:
-        out = csv.writer(f)
-        if new:
-            out.writerow(["run", "group", "metric", "unit", "ours", "upstream", "c",
-                          "c_in_upstream_boot", "floor", "ours/c", "upstream/c", "ours/upstream",
-                          "ours/c_above_floor"])
-        # C(up): C in upstream's boot; o/C-fl: ours/C with the floor taken off both.
-        print("%-7s %-27s %-10s %9s %9s %9s %9s %6s %6s %7s %7s" % (
-            "group", "metric", "unit", "ours", "upstream", "C", "C(up)", "ours/C", "up/C",
-            "ours/up", "o/C-fl"))
-        for group, metric, unit, o, u, c, cu, floor, note in rows:
-            cells = (ratio(o, c), ratio(u, cu), ratio(o, u), above(o, c, floor))
-            print("%-7s %-27s %-10s %9s %9s %9s %9s %6s %6s %7s %7s  %s" % (
-                (group, metric, unit, num(o), num(u), num(c), num(cu)) + cells + (note,)))
-            out.writerow([run, group, metric, unit] +
-                         ["" if x is None else "%.0f" % x for x in (o, u, c, cu, floor)] +
-                         ["" if x == "-" else x for x in cells])
+    # C(up): C in upstream's boot; o/C-fl: ours/C with the floor taken off both.
+    print("%-7s %-27s %-10s %9s %9s %9s %9s %6s %6s %7s %7s" % (
+        "group", "metric", "unit", "ours", "upstream", "C", "C(up)", "ours/C", "up/C",
+        "ours/up", "o/C-fl"))
+    out = []
+    for group, metric, unit, o, u, c, cu, floor, note in rows:
+        cells = (ratio(o, c), ratio(u, cu), ratio(o, u), above(o, c, floor))
+        print("%-7s %-27s %-10s %9s %9s %9s %9s %6s %6s %7s %7s  %s" % (
+            (group, metric, unit, num(o), num(u), num(c), num(cu)) + cells + (note,)))
+        out.append([run, group, metric, unit] +
+                   ["" if x is None else "%.0f" % x for x in (o, u, c, cu, floor)] +
+                   ["" if x == "-" else x for x in cells])
+    append_csv(csv_out, ["run", "group", "metric", "unit", "ours", "upstream", "c",
+                         "c_in_upstream_boot", "floor", "ours/c", "upstream/c", "ours/upstream",
+                         "ours/c_above_floor"], out)
 
 
 def compare(csv_in):
@@ -284,23 +280,20 @@ def main():
     def ratio(x):
         return "-" if x is None else "%.2f" % x
 
-    new = not os.path.exists(csv_out)
-    with open(csv_out, "a", newline="") as f:
-        out = csv.writer(f)
-        if new:
-            out.writerow(["boot", "group", "metric", "unit", "ours", "upstream", "c", "ours/c",
-                          "upstream/c", "ours/upstream"])
-        print("%-7s %-34s %-11s %9s %9s %9s %6s %6s %6s" % (
-            "group", "metric", "unit", "ours", "upstream", "C", "ours/C", "up/C", "ours/up"))
-        for group, metric, unit, o, u, c, o_c, u_c, note in rows:
-            o_u = quotient(o_c, u_c) if o_c is not None else quotient(o, u)
-            if group == "latency" and o_c is None:
-                o_u = None  # no common anchor
-            print("%-7s %-34s %-11s %9s %9s %9s %6s %6s %6s  %s" % (
-                group, metric, unit, num(o, unit), num(u, unit), num(c, unit), ratio(o_c),
-                ratio(u_c), ratio(o_u), note))
-            out.writerow([boot, group, metric, unit] +
-                         ["" if x is None else "%.3f" % x for x in (o, u, c, o_c, u_c, o_u)])
+    print("%-7s %-34s %-11s %9s %9s %9s %6s %6s %6s" % (
+        "group", "metric", "unit", "ours", "upstream", "C", "ours/C", "up/C", "ours/up"))
+    out = []
+    for group, metric, unit, o, u, c, o_c, u_c, note in rows:
+        o_u = quotient(o_c, u_c) if o_c is not None else quotient(o, u)
+        if group == "latency" and o_c is None:
+            o_u = None  # no common anchor
+        print("%-7s %-34s %-11s %9s %9s %9s %6s %6s %6s  %s" % (
+            group, metric, unit, num(o, unit), num(u, unit), num(c, unit), ratio(o_c),
+            ratio(u_c), ratio(o_u), note))
+        out.append([boot, group, metric, unit] +
+                   ["" if x is None else "%.3f" % x for x in (o, u, c, o_c, u_c, o_u)])
+    append_csv(csv_out, ["boot", "group", "metric", "unit", "ours", "upstream", "c", "ours/c",
+                         "upstream/c", "ours/upstream"], out)
 
 
 if __name__ == "__main__":
