@@ -1,31 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make bench`: our kernel::debugfs and upstream's own against C DebugFS,
-# each measured against C in one boot.
+# `make bench`: our kernel::debugfs and upstream's own, each against C
+# DebugFS in one boot. Two kernels of configs/upstream.config, 'bench' (ours)
+# and 'upstream-base' (pristine; the Rust module with --cfg upstream_debugfs)
+# run the measurements of guest/bench.sh, Rust and C alternating; probe
+# modules give the code size of one more file type or callback.
 #
-# Two kernels from one fragment (harness/configs/upstream.config): 'bench',
-# the base tree with our kernel::debugfs, and 'upstream-base', the pristine
-# base tree (the kernel make upstream-fixes builds too). Against each, the
-# benchmark modules of harness/bench/ are built, the Rust one with --cfg
-# upstream_debugfs for the pristine base (the API both share), and each
-# kernel boots to run the same measurements on its Rust files and on their
-# C equivalents, alternating. Code size is measured from probe modules
-# built with and without one more file type or callback, against both.
-#
-# Every ratio against C comes from rounds in one boot; ours/upstream is
-# the quotient of the two, C being the anchor both boots share. BOOTS=n
-# repeats the pair of boots n times (default 1), alternating which kernel
-# boots first, and prints a table for each pair. The CSV of all of them
-# goes to $CACHE/bench/results.csv.
-#
-# Beside time, instructions: each kernel boots once more on a machine that
-# counts them (boot.sh's ICOUNT=1), where the same timing loop reads
-# instructions per operation off the guest clock, the same on every boot.
-# Those boots give a table of their own, and with BOOTS=2 or more the
-# largest difference between two of them. MEASURE=time or
-# MEASURE=instructions does one kind of boot only (default: both). The CSV
-# goes to $CACHE/bench/instructions.csv.
+# Ratios against C come from one boot; ours/upstream is their quotient.
+# BOOTS=n repeats the pair of boots (alternating which goes first); each
+# kernel also boots counting instructions (boot.sh's ICOUNT=1); MEASURE=time
+# or instructions does one kind only. CSVs go to $CACHE/bench/.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -109,8 +94,7 @@ done
 csv=$out/results.csv
 icsv=$out/instructions.csv
 rm -f "$csv" "$icsv"
-# The Rust module of upstream's kernel lacks the files of our extra API:
-# the guest leaves their rows out for it, and fails on any other missing.
+# Upstream's Rust module lacks our extra API's files: their rows are left out.
 declare -A api=([bench]=ours [upstream-base]=upstream)
 for boot in $(seq "$BOOTS"); do
 	order=(bench upstream-base)
@@ -123,8 +107,7 @@ for boot in $(seq "$BOOTS"); do
 		start=$(now)
 		for cfg in "${order[@]}"; do
 			console=$LOGS/$name-$cfg-$boot.log
-			# Allocation profiling is built in but off; the guest turns it on
-			# for its memory phase alone.
+			# Allocation profiling is off but for the guest's memory phase.
 			ICOUNT=$icount bash "$H/boot.sh" "$cfg" /guest/bench.sh "$console" \
 				sysctl.vm.mem_profiling=0 BENCH_API="${api[$cfg]}" BENCH_MODE="$kind"
 			grep -q '^BENCH done' "$console" || die "the benchmark did not finish; see $console"

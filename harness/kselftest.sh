@@ -1,18 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Install what the guest of one configuration runs, the way a kernel
-# developer would: the kernel's modules with `make modules_install`, and the
-# rust selftests with kselftest's own install target, which builds
-# debugfs_io and, through TEST_GEN_MODS_DIR, the test module against that
-# kernel. The guest then runs run_kselftest.sh from the installed tree.
+# Install what the guest of one configuration runs, as a kernel developer
+# would: `make modules_install` into $CACHE/build/CONFIG/modroot, and
+# kselftest's install of the rust selftests (debugfs_io and the test
+# module) into $CACHE/build/CONFIG/kselftest.
 #
-# usage: kselftest.sh CONFIG [MAKE_ARGS...]
-#   MAKE_ARGS go to kselftest's make, and from there to the module's build
-#   (the randomised-layout kernel's KRUSTFLAGS, for one).
-#   $CACHE/build/CONFIG/modroot/lib/modules/<release>/   the kernel's modules
-#   $CACHE/build/CONFIG/kselftest/                       the kselftest tree
-# The log goes to $LOGS/kselftest-CONFIG.log.
+# usage: kselftest.sh CONFIG [MAKE_ARGS...]   (MAKE_ARGS go to kselftest's make)
 # exit:  0 installed, no warnings in our files; 3 installed with warnings in
 #        our files; 2 the build or install failed
 set -euo pipefail

@@ -5,18 +5,11 @@
 # files and on their C equivalents, alternating, in one boot. Prints
 # "BENCH <metric> <variant> <values...>" lines for the host to tabulate.
 #
-# BENCH_API=upstream (from the kernel command line): the Rust module was
-# built against upstream's kernel::debugfs and lacks the files of our extra
-# API (x64, records, regs); their rows are left out. Otherwise every row is
-# measured, and a row whose file is missing fails the run: a row that
-# cannot be measured is an error, not a row less.
-#
-# BENCH_MODE=instructions: the boot counts instructions (QEMU's -icount
-# shift=0 advances the guest clock one nanosecond per instruction), which
-# come out the same on every boot: one round per row is enough, and the
-# allocation counts, which the timing boot has, are left out. It adds what
-# only counting can show: open+close without a read, and a loop of known
-# length that proves the clock counts instructions.
+# BENCH_API=upstream: the Rust module has upstream's API only, and the rows
+# of our extra files are left out; any other missing file fails the run.
+# BENCH_MODE=instructions: the boot counts instructions, the same on every
+# boot: one round per row, no allocation counts, and open+close and a spin
+# loop that proves the counting.
 insmod /modules/c_debugfs_bench.ko || exit 1
 insmod /modules/rust_debugfs_bench.ko || exit 1
 R=/sys/kernel/debug/debugfs_bench_rust
@@ -74,8 +67,8 @@ spin() {
 	echo "BENCH spin_$1 c $($B spin "$1" "$ITER" "$BATCHES")"
 }
 
-# pair METRIC RUST_ARGS -- C_ARGS: alternate the two, ROUNDS times each,
-# and which one goes first, so that neither always runs on a warmer cache.
+# pair METRIC RUST_ARGS -- C_ARGS: the two, ROUNDS times each, alternating
+# which goes first.
 pair() {
 	metric=$1
 	shift
@@ -119,8 +112,7 @@ floor() {
 }
 
 pair open_read_close_u64 open $R/u64 $ITER $BATCHES -- open $C/u64 $ITER $BATCHES
-# C's integer files are not seekable (simple_attr uses nonseekable_open), so
-# a read at offset 0 of an open file has no C counterpart.
+# C's integer files are not seekable: no C counterpart.
 pair pread_u64 pread $R/u64 64 $ITER $BATCHES -- pread $R/u64 64 $ITER $BATCHES
 pair write_u64 write $R/u64 5 $ITER $BATCHES -- write $C/u64 5 $ITER $BATCHES
 pair open_read_close_show open $R/callback $ITER $BATCHES -- open $C/show $ITER $BATCHES
@@ -133,8 +125,7 @@ ours pair open_read_close_records open $R/records $ITER $BATCHES -- open $C/reco
 # The whole file, 100000 records (2.3 MB), in reads of 64 KiB.
 SLURPS=$(((ITER + 999) / 1000))
 ours pair slurp_records slurp $R/records 65536 $SLURPS $BATCHES -- slurp $C/records 65536 $SLURPS $BATCHES
-# The same text, each record put together by hand: the difference from the
-# row above is what formatting with writeln! costs the driver's records.
+# The same text, each record put together by hand: what writeln! costs.
 if [ "$API" = ours ] && [ -e $R/records_by_hand ] && ! cmp -s $R/records_by_hand $C/records; then
 	echo "records_by_hand does not show the C records' text"
 	exit 1
@@ -143,15 +134,13 @@ ours pair slurp_records_by_hand slurp $R/records_by_hand 65536 $SLURPS $BATCHES 
 	slurp $C/records 65536 $SLURPS $BATCHES
 ours pair open_read_close_regs open $R/regs $ITER $BATCHES -- open $C/regs $ITER $BATCHES
 
-# The floor: the same system calls on a C file whose operations return a
-# constant, which costs the VFS and DebugFS's proxy alone.
+# The floor: the same calls on a C file that does nothing (VFS and proxy).
 floor floor_open_read_close open $C/null $ITER $BATCHES
 floor floor_pread pread $C/null 64 $ITER $BATCHES
 floor floor_write write $C/null 5 $ITER $BATCHES
 
-# Counted only: an open and its release without a read, to tell what an
-# open+read+close spends on each; and two loops of a known number of
-# instructions, 2 * 1000 and 2 * 2000 (see dfsbench.c).
+# Counted only: open and release without a read; loops of 2 * 1000 and
+# 2 * 2000 instructions (see dfsbench.c).
 counting pair open_close_u64 openclose $R/u64 $ITER $BATCHES -- openclose $C/u64 $ITER $BATCHES
 counting pair open_close_show openclose $R/callback $ITER $BATCHES -- \
 	openclose $C/show $ITER $BATCHES
@@ -161,10 +150,8 @@ counting floor floor_open_close openclose $C/null $ITER $BATCHES
 counting spin 1000
 counting spin 2000
 
-# Live allocations and their bytes, summed over all allocation sites of
-# /proc/allocinfo: exact, unlike slab statistics, which count whole per-CPU
-# slabs as in use. Profiling is on for this phase only. Counting
-# instructions leaves it to the timing boot.
+# Live allocations and their bytes over /proc/allocinfo (exact, unlike slab
+# statistics), profiling on for this phase of the timing boot only.
 live() {
 	awk '$1 ~ /^[0-9]+$/ { bytes += $1; calls += $2 } END { print calls, bytes }' /proc/allocinfo
 }
@@ -193,8 +180,7 @@ if [ "$MODE" = time ]; then
 		alloc alloc_scoped rust $R/bench/control scoped
 	done
 
-	# Allocations made by holding N descriptors of one file open, each read
-	# once: what an open descriptor costs, its struct file included.
+	# What an open descriptor, read once, costs (N held open).
 	for round in $(seq "$ROUNDS"); do
 		echo "BENCH open_u64 rust $($B hold $R/u64 "$N")"
 		echo "BENCH open_u64 c $($B hold $C/u64 "$N")"

@@ -1,18 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The guest's /usr/bin/timeout, for kselftest's runner.sh, which bounds each
-# test with coreutils' timeout when there is one:
-#
-#     /usr/bin/timeout --foreground SECS /usr/bin/timeout SECS TEST
-#
-# and reports exit status 124 as a timeout. busybox's timeout takes no
-# --foreground, exits 143 when it kills, and signals TEST alone: what TEST
-# left running in the background would hold the runner's pipe open, and the
-# runner would wait for it. So this one does what coreutils' does: TEST runs
-# in a process group of its own (a session: busybox has setsid, not
-# setpgid), and after SECS seconds TERM goes to that whole group (to TEST
-# alone with --foreground), KILL ten seconds later; the status is then 124.
+# The guest's /usr/bin/timeout for kselftest's runner, as coreutils' (busybox's
+# takes no --foreground, exits 143 and signals TEST alone, whose leftovers
+# would hold the runner's pipe open): TEST runs in a session of its own, TERM
+# goes to it all (to TEST alone with --foreground) after SECS seconds, KILL
+# ten seconds later, and the status is 124.
 #
 #     timeout [--foreground] SECS COMMAND [ARG]...
 foreground=
