@@ -2,15 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Track compiler warnings in our files across incremental builds.
 
-Kbuild only recompiles what changed, so a build log holds the warnings of
-the crates (and C modules) compiled in that run only. For each of ours this
-keeps the warnings of its last compilation in STATE_DIR/<log>/<crate>, one
-record per build log: when a log shows the crate being compiled, its file
-is replaced; otherwise the old one stands. A module built twice, into two
-MO= directories with a log each, thus keeps a record per build, and a clean
-compilation in one does not erase a warning of the other. The check fails
-while any crate of this log's build has a warning on record: rustc's and
-clippy's, and clang's in our C modules.
+Kbuild only recompiles what changed: for each of our crates (and C
+modules) this keeps the warnings of its last compilation in
+STATE_DIR/<log>/<crate>, replaced when the log shows it compiled. The check
+fails while any crate of this log's build has a warning on record.
 
 usage: warnings.py BUILD_LOG OBJ_DIR STATE_DIR
 """
@@ -19,32 +14,27 @@ import os
 import re
 import sys
 
+
+def sample(name):
+    return "samples/rust/%s.o" % name, lambda p: p.endswith("samples/rust/%s.rs" % name)
+
+
+def module(source):
+    name = os.path.splitext(source)[0]
+    return name + ".o", lambda p: os.path.basename(p) == source
+
+
 # crate -> (object in the build log, predicate on the warning's source path)
 CRATES = {
     "kernel": ("rust/kernel.o", lambda p: "rust/kernel/debugfs" in p),
     "doctests": ("rust/doctests_kernel_generated.o",
                  lambda p: p.endswith("doctests_kernel_generated.rs")),
-    "rust_debugfs": ("samples/rust/rust_debugfs.o",
-                     lambda p: p.endswith("samples/rust/rust_debugfs.rs")),
-    "rust_debugfs_scoped": ("samples/rust/rust_debugfs_scoped.o",
-                            lambda p: p.endswith("samples/rust/rust_debugfs_scoped.rs")),
-    "rust_debugfs_extras": ("samples/rust/rust_debugfs_extras.o",
-                            lambda p: p.endswith("samples/rust/rust_debugfs_extras.rs")),
-    "rust_debugfs_pci": ("samples/rust/rust_debugfs_pci.o",
-                         lambda p: p.endswith("samples/rust/rust_debugfs_pci.rs")),
-    "rust_debugfs_bench": ("rust_debugfs_bench.o",
-                           lambda p: os.path.basename(p) == "rust_debugfs_bench.rs"),
-    "c_debugfs_bench": ("c_debugfs_bench.o",
-                        lambda p: os.path.basename(p) == "c_debugfs_bench.c"),
-    "rust_debugfs_size": ("rust_debugfs_size.o",
-                          lambda p: os.path.basename(p) == "rust_debugfs_size.rs"),
-    "c_debugfs_size": ("c_debugfs_size.o",
-                       lambda p: os.path.basename(p) == "c_debugfs_size.c"),
-    "rust_debugfs_test_module": ("rust_debugfs_test_module.o",
-                             lambda p: os.path.basename(p) == "rust_debugfs_test_module.rs"),
-    "rust_debugfs_fixes": ("rust_debugfs_fixes.o",
-                           lambda p: os.path.basename(p) == "rust_debugfs_fixes.rs"),
 }
+CRATES.update((n, sample(n)) for n in ("rust_debugfs", "rust_debugfs_scoped",
+                                        "rust_debugfs_extras", "rust_debugfs_pci"))
+CRATES.update((os.path.splitext(f)[0], module(f)) for f in (
+    "rust_debugfs_bench.rs", "c_debugfs_bench.c", "rust_debugfs_size.rs", "c_debugfs_size.c",
+    "rust_debugfs_test_module.rs", "rust_debugfs_fixes.rs"))
 
 LOCATION = re.compile(r"^\s*--> (\S+?):(\d+):\d+")
 CLANG = re.compile(r"^(\S+\.c):(\d+):\d+: warning: ")
