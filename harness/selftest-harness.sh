@@ -119,6 +119,25 @@ crlf() {
 	sed 's/$/\r/'
 }
 
+# with_alpha SED_SCRIPT: fresh logs, the suite alpha edited by SED_SCRIPT.
+with_alpha() {
+	fresh
+	{ suite_alpha | sed "$1"; suite_beta; } | crlf >"$work/guest.log"
+}
+
+# with_kernel SED_SCRIPT: fresh logs, the kernel log edited by SED_SCRIPT.
+with_kernel() {
+	fresh
+	kernel_log | sed "$1" >"$work/kernel.log"
+}
+
+# skipped_alpha REASON: fresh logs, the suite alpha skipped whole for REASON.
+skipped_alpha() {
+	fresh
+	printf '%s\n' "SELFTEST-BEGIN alpha" "TAP version 13" "1..0 # SKIP $1" "SELFTEST-END alpha 4" |
+		cat - <(suite_beta) | crlf >"$work/guest.log"
+}
+
 # assert DESCRIPTION CMD...: one case, ok when CMD succeeds (lib.sh's
 # ktap_case); a failed one shows what the verdict said.
 assert() {
@@ -228,34 +247,16 @@ cases() {
 		>"$work/kernel.log"
 	expect_fail "a boot without KUnit output fails" "KUnit: (no results|1 parser error)"
 
-	fresh
-	kernel_log | sed 's/ok 2 rust_doctest_kernel_debugfs_rs_1/ok 2 rust_doctest_kernel_other_rs_1/' \
-		>"$work/kernel.log"
+	with_kernel 's/ok 2 rust_doctest_kernel_debugfs_rs_1/ok 2 rust_doctest_kernel_other_rs_1/'
 	expect_fail "a kernel::debugfs doctest that did not run fails" "1 kernel::debugfs doctests"
 
-	fresh
-	kernel_log | sed 's/ok 3 rust_doctest_kernel_sync_rs_0/not ok 3 rust_doctest_kernel_sync_rs_0/' \
-		>"$work/kernel.log"
+	with_kernel 's/ok 3 rust_doctest_kernel_sync_rs_0/not ok 3 rust_doctest_kernel_sync_rs_0/'
 	expect_fail "a failed KUnit case fails" "KUnit: 1 failed"
 
-	fresh
-	{
-		echo "SELFTEST-BEGIN alpha"
-		echo "TAP version 13"
-		echo "1..0 # SKIP DebugFS is not mounted"
-		echo "SELFTEST-END alpha 4"
-		suite_beta
-	} | crlf >"$work/guest.log"
+	skipped_alpha "DebugFS is not mounted"
 	expect_fail "a suite that exits 4 fails" "alpha: skipped entirely"
 
-	fresh
-	{
-		echo "SELFTEST-BEGIN alpha"
-		echo "TAP version 13"
-		echo "1..0 # SKIP rust_debugfs_test_module.ko not found in /kselftest/rust/debugfs_test_module"
-		echo "SELFTEST-END alpha 4"
-		suite_beta
-	} | crlf >"$work/guest.log"
+	skipped_alpha "rust_debugfs_test_module.ko not found in /kselftest/rust/debugfs_test_module"
 	expect_fail "a missing test module fails" "alpha: skipped entirely: .*test_module.ko not found"
 
 	fresh
@@ -265,17 +266,13 @@ cases() {
 	expect_fail "a closing that Oopses: the next suite did not run" "beta: did not run"
 	expect_fail "a closing that Oopses: the kernel log reports it" "kernel log: 1 report"
 
-	fresh
-	{ suite_alpha | sed '/^ok 2 /d'; suite_beta; } | crlf >"$work/guest.log"
+	with_alpha '/^ok 2 /d'
 	expect_fail "a case missing from the plan fails" "alpha: the plan says 3, 2 cases"
 
-	fresh
-	{ suite_alpha | sed 's/^ok 2 alpha: second/ok 2 alpha: second # SKIP no device/'; suite_beta; } |
-		crlf >"$work/guest.log"
+	with_alpha 's/^ok 2 alpha: second/& # SKIP no device/'
 	expect_fail "an undeclared skip fails" "alpha: 2 cases skipped"
 
-	fresh
-	{ suite_alpha | sed 's/^ok 2 /not ok 2 /'; suite_beta; } | crlf >"$work/guest.log"
+	with_alpha 's/^ok 2 /not ok 2 /'
 	expect_fail "a failed case fails, named" "alpha: 2 alpha: second"
 
 	# kselftest's runner reports a test that exits 2 (KSFT_XFAIL) as "ok ...
@@ -294,9 +291,7 @@ cases() {
 	expect_fail "a selftest that exits 2 (XFAIL) fails" \
 		"kselftest: 1 selftests: rust: alpha.sh # XFAIL"
 
-	fresh
-	{ suite_alpha | sed 's/^ok 2 alpha: second/& # XFAIL known to fail/'; suite_beta; } |
-		crlf >"$work/guest.log"
+	with_alpha 's/^ok 2 alpha: second/& # XFAIL known to fail/'
 	expect_fail "a case marked XFAIL fails" "alpha: 2 alpha: second # XFAIL"
 
 	fresh
@@ -315,9 +310,7 @@ cases() {
 	} | crlf >"$work/guest.log"
 	expect_fail "a suite declared to skip that runs fails" "beta: declared to skip entirely"
 
-	fresh
-	kernel_log | sed 's/ok 2 rust_doctest_kernel_debugfs_rs_1/& # SKIP not here/' \
-		>"$work/kernel.log"
+	with_kernel 's/ok 2 rust_doctest_kernel_debugfs_rs_1/& # SKIP not here/'
 	echo "kunit 3 1 2" >"$work/expect"
 	tail -n +2 < <(expectations) >>"$work/expect"
 	expect_fail "a skipped kernel::debugfs doctest does not count as passed" \
