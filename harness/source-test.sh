@@ -75,6 +75,15 @@ expect() {
 	[ "$KTAP_FAILED" = "$before" ] || sed 's/^/# /' "$dir/out" 2>/dev/null || true
 }
 
+# run_in N ARCHIVE [VAR=VALUE...]: source_run on the scratch cache $work/cN,
+# which c then names; its exit status in rc.
+run_in() {
+	c=$work/c$1
+	rc=0
+	shift
+	source_run "$c" "$@" || rc=$?
+}
+
 version_is() {
 	[ "$(cat "$1/src/linux/.rust-debugfs-version" 2>/dev/null)" = "$2" ]
 }
@@ -90,31 +99,23 @@ fake_archive none linux-source-6.1_6.1.5-1_all.deb
 
 ktap_begin source-test 9
 
-c=$work/c1
-rc=0
-source_run "$c" forward || rc=$?
+run_in 1 forward
 expect "$c" "no 7.3 offered: falls forward to the newest 7.x, linux-source-7.10" \
 	eval '[ $rc = 0 ] && version_is "$c" 7.10.2-1'
 expect "$c" "the fall-forward is announced with a loud warning" \
 	grep -q 'WARNING: .*gone from the archive: falling forward to linux-source-7.10' "$c/out"
 
-c=$work/c2
-rc=0
-source_run "$c" other73 || rc=$?
+run_in 2 other73
 expect "$c" "another 7.3 build offered: it is used, not a newer series, with a warning" \
 	eval '[ $rc = 0 ] && version_is "$c" 7.3.9-1 && grep -q "WARNING: .*not the tested" "$c/out"'
 
-c=$work/c3
-rc=0
-source_run "$c" none || rc=$?
+run_in 3 none
 expect "$c" "no 7.x offered at all: an error that names DEBUGFS_BASE, no tree" \
 	eval '[ $rc != 0 ] && grep -q DEBUGFS_BASE "$c/out" && [ ! -e "$c/src/linux" ]'
 
 fake_tree "$work/files/tar/linux-7.9.3" 7.9.3
 tar -cJf "$work/files/linux-7.9.3.tar.xz" -C "$work/files/tar" linux-7.9.3
-c=$work/c4
-rc=0
-source_run "$c" none DEBUGFS_BASE="$work/files/linux-7.9.3.tar.xz" || rc=$?
+run_in 4 none DEBUGFS_BASE="$work/files/linux-7.9.3.tar.xz"
 expect "$c" "DEBUGFS_BASE names a tarball: used without any lookup, with a warning" \
 	eval '[ $rc = 0 ] && version_is "$c" 7.9.3 && grep -q "WARNING: .*not the tested" "$c/out" &&
 		! grep -q "Looking up" "$c/out"'
@@ -129,16 +130,11 @@ expect "$c" "another base replaces the tree and clears the build directories" \
 # A file with the tested build's name but other content.
 cp "$work/files/linux-source-7.3_7.3.9-1_all.deb" \
 	"$work/files/${BASE_PACKAGE}_${BASE_TESTED_VERSION}_all.deb"
-c=$work/c5
-rc=0
-source_run "$c" none DEBUGFS_BASE="$work/files/${BASE_PACKAGE}_${BASE_TESTED_VERSION}_all.deb" ||
-	rc=$?
+run_in 5 none DEBUGFS_BASE="$work/files/${BASE_PACKAGE}_${BASE_TESTED_VERSION}_all.deb"
 expect "$c" "DEBUGFS_BASE with the tested name but not its sha256 is refused" \
 	eval '[ $rc != 0 ] && grep -q "sha256 differs" "$c/out" && [ ! -e "$c/src/linux" ]'
 cp "$work/files/linux-7.9.3.tar.xz" "$work/files/$BASE_PACKAGE.tar.xz"
-c=$work/c6
-rc=0
-source_run "$c" none DEBUGFS_BASE="$work/files/$BASE_PACKAGE.tar.xz" || rc=$?
+run_in 6 none DEBUGFS_BASE="$work/files/$BASE_PACKAGE.tar.xz"
 expect "$c" "so is a tarball with the tested name but not its sha256" \
 	eval '[ $rc != 0 ] && grep -q "sha256 differs" "$c/out"'
 ktap_end
