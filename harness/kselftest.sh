@@ -18,12 +18,8 @@ out=/cache/build/$cfg
 log=$LOGS/kselftest-$cfg.log
 selftests=/cache/src/linux/tools/testing/selftests
 
-# kselftest builds debugfs_io and the test module inside the source tree,
-# which every configuration shares: objects built for another kernel or
-# architecture must never end up in this one, so kselftest's clean runs
-# first and both are rebuilt (seconds). For another architecture, ARCH=
-# makes kselftest compile debugfs_io with clang for that target (linked by
-# the toolchain root's cross binutils).
+# kselftest builds inside the shared source tree: its clean runs first, so
+# that nothing built for another kernel or architecture ends up here.
 install_all() {
 	local arch
 	arch=ARCH=$(cfg_arch "$cfg")

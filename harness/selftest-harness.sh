@@ -275,10 +275,8 @@ cases() {
 	with_alpha 's/^ok 2 /not ok 2 /'
 	expect_fail "a failed case fails, named" "alpha: 2 alpha: second"
 
-	# kselftest's runner reports a test that exits 2 (KSFT_XFAIL) as "ok ...
-	# # XFAIL", and exits 0; none of our suites declares an expected
-	# failure. The runner's line alone must fail it, whatever status the
-	# guest gives the suite (run-tests.sh once gave it 0).
+	# The runner reports a test that exits 2 (KSFT_XFAIL) as "ok ... # XFAIL"
+	# and exits 0: that line alone must fail it.
 	fresh
 	{
 		printf '%s\n' "SELFTEST-BEGIN kselftest" "TAP version 13" "1..2" \
@@ -373,8 +371,7 @@ clippy_log() {
 }
 
 # warnings_check CASE WANT LOG...: warnings.py on each fake build log in
-# turn, as build.sh runs it after each build, with one state directory for
-# them all; the last one must exit WANT (1: a warning on record, 0: none).
+# turn, one state for all, as build.sh runs it; the last must exit WANT.
 warnings_check() {
 	local name=$1 want=$2 log rc=0
 	shift 2
@@ -403,9 +400,8 @@ warnings_cases() {
 	} >"$work/build-c.log"
 	warnings_check "a clang warning in a C benchmark module fails" 1 build-c.log
 
-	# make test builds the benchmark module twice, into two MO= directories:
-	# the first build warns, the second compiles cleanly; on the rerun the
-	# first compiles nothing, and its warning must still be on record.
+	# Two builds of a module, the first warns; on the rerun it compiles
+	# nothing, and its warning must stay on record.
 	clippy_log rust_debugfs_bench.o /repo/harness/bench/rust_debugfs_bench.rs \
 		>"$work/build-test-bench.log"
 	clippy_log rust_debugfs_bench.o >"$work/build-test-bench-upstream-api.log"
@@ -418,9 +414,8 @@ warnings_cases() {
 # --- the Makefile ---------------------------------------------------------------------
 
 # What the harness sets for its own scripts must not come in from the
-# caller: `TOOLCHAIN=newest make test` would test no rustc 1.85.1. make test
-# keeps its boot timeout; make check honours the user's. Stubs stand in for
-# the scripts and record what reaches them.
+# caller (`TOOLCHAIN=newest make test` would test no rustc 1.85.1), but make
+# check honours BOOT_TIMEOUT. Stubs record what reaches the scripts.
 makefile_cases() {
 	local vars='^(TOOLCHAIN|KSRC|DEBUGFS_LOCKED|NO_KVM|RESULTS|CONFIG_ONLY|BOOT_TIMEOUT)='
 	mkdir -p "$work/stub"
@@ -451,9 +446,8 @@ makefile_cases() {
 	echo "# judged: $judged"
 }
 
-# bg_case NAME RC: a boot started in the background with a fake boot.sh
-# that prints a line and exits RC, then counted; what boot_count printed
-# goes to $work/bg.out.
+# bg_case NAME RC: a background boot with a fake boot.sh that prints a line
+# and exits RC, then counted; what boot_count printed goes to $work/bg.out.
 bg_case() {
 	in_verdict 'BOOT_SCRIPT=$LOGS/fake-boot.sh
 		FAKE_RC=$2 boot_start fake "$1"

@@ -1,23 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Fetch and extract the base tree.
-#
-# The base is Debian's linux-source-7.3, and preferably the exact build we
-# tested, checked by sha256. Debian keeps only some backports, so:
-#
-#   - another 7.3 build is used with a warning;
-#   - if no 7.3 is offered, the newest linux-source-7.x is used, with a
-#     loud warning (our base-tree patches may not apply to it);
-#   - DEBUGFS_BASE=FILE names a local linux-source .deb or kernel tarball
-#     instead, checked against the tested sha256 when it carries the
-#     tested name, and used with a warning otherwise.
-#
-# DEBUGFS_APT_SOURCES=FILE (a path inside the cache, as /cache/...) looks
-# the package up in that sources.list alone: the harness's own test of the
-# fall-forward uses it with a fake archive. A rerun with the same archive
-# and the tree in place does nothing; another archive replaces the tree,
-# and the build directories, which would not notice.
+# Fetch and extract the base tree: Debian's linux-source-7.3, preferably
+# the build we tested (checked by sha256); else another 7.3 build with a
+# warning; else the newest linux-source-7.x with a loud one. DEBUGFS_BASE=FILE
+# names a local .deb or tarball instead (checked by sha256 if it has the
+# tested name). DEBUGFS_APT_SOURCES=/cache/FILE: that sources.list alone
+# (source-test.sh). Another archive replaces the tree and the build
+# directories; the same one does nothing.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
