@@ -157,10 +157,7 @@ live() {
 }
 N=${N:-1000}
 alloc() {
-	metric=$1
-	variant=$2
-	control=$3
-	kind=$4
+	metric=$1 variant=$2 control=$3 kind=$4
 	echo release >"$control"
 	before=$(live)
 	echo "hold $kind $N" >"$control"
