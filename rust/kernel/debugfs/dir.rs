@@ -7,15 +7,12 @@
 
 use super::{
     callback_adapters,
-    entry::{
-        Entry,
-        FileAttrs,
-        NewFile,
-        Table, //
-    },
+    entry::Entry,
     file_ops::{
         FileOps,
-        ShortFileOps, //
+        NewFile,
+        ShortFileOps,
+        Table, //
     },
     BinaryReader,
     BinaryWriter,
@@ -29,7 +26,6 @@ use super::{
     Writer, //
 };
 use crate::{
-    bindings,
     fmt,
     prelude::*,
     str::CStr,
@@ -207,12 +203,8 @@ impl Dir {
     where
         T: Sync + 'static,
     {
-        let attrs = FileAttrs {
-            mode: self.mode(),
-            size: size.try_into().unwrap_or(bindings::loff_t::MAX),
-        };
         let scope = Scope::new(data, move |data| {
-            let file = NewFile::new(data, file_ops, attrs);
+            let file = NewFile::new(data, file_ops, self.mode(), size);
             // SAFETY: `file` was built from `data`, the pinned data of the `Scope` under
             // construction, which drops the returned entry before the data.
             unsafe { Entry::file(name, self.entry(), file) }

@@ -2,18 +2,15 @@
 
 //! [`Entry`]: the owner of one DebugFS dentry.
 //!
-//! This is the only place that calls into `fs/debugfs`, and the only place that knows whether
-//! DebugFS is compiled in: with `CONFIG_DEBUG_FS=n` an [`Entry`] is zero-sized and is never
-//! [`live`](Entry::is_live), so the rest of the module is the same code in both configurations.
+//! This is the only place that calls into `fs/debugfs`, and the only place that behaves
+//! differently when DebugFS is compiled out: with `CONFIG_DEBUG_FS=n` an [`Entry`] is zero-sized
+//! and is never [`live`](Entry::is_live), so the rest of the module is the same code in both
+//! configurations.
 //!
 //! C header: [`include/linux/debugfs.h`](srctree/include/linux/debugfs.h)
 
-use super::{
-    file_ops::FileOps,
-    Mode, //
-};
+use super::file_ops::NewFile;
 use crate::{
-    bindings,
     str::CStr,
     sync::Arc, //
 };
@@ -23,7 +20,10 @@ use core::{
 };
 
 #[cfg(CONFIG_DEBUG_FS)]
+use super::file_ops::RawTable;
+#[cfg(CONFIG_DEBUG_FS)]
 use crate::{
+    bindings,
     error::from_err_ptr,
     str::CStrExt, //
 };
@@ -89,19 +89,13 @@ impl Entry<'static> {
     /// Creates a directory named `name` that keeps `parent` alive, or at the DebugFS root if
     /// `parent` is `None`.
     pub(crate) fn dir(name: &CStr, parent: Option<Arc<Entry<'static>>>) -> Self {
-        let dentry = match &parent {
-            Some(parent) => parent.create_dir(name),
-            None => create_dir(name, None),
-        };
+        let dentry = create_dir(name, parent.as_deref());
         // INVARIANT: The dentry (if any) is new and ours, and `_parent` owns its parent.
         Self::from_parts(dentry, parent)
     }
 
     /// Creates `file`, named `name`, in `parent` and keeps `parent` alive; without a `parent`
     /// (its creation failed, or DebugFS is compiled out) it creates nothing.
-    ///
-    /// Not generic, like everything it calls: one copy in the `kernel` crate creates the files
-    /// of every type of data, of every module.
     ///
     /// # Safety
     ///
@@ -115,14 +109,14 @@ impl Entry<'static> {
         let Some(parent) = parent else {
             return Self::empty();
         };
-        // SAFETY: Forwarded from the caller: the file is removed when the result is dropped.
-        let dentry = unsafe { parent.create_file(name, file) };
+        // SAFETY: The file's dentry passes from this entry, which is never dropped, to the
+        // result, which removes it when it is dropped; until then the data of `file` stays valid
+        // (our caller's guarantee).
+        let borrowed = ManuallyDrop::new(unsafe { Entry::file_in(name, parent, file) });
         // INVARIANT: The dentry (if any) is new and ours, and `_parent` owns its parent.
-        Self::from_parts(dentry, Some(parent.clone()))
+        Self::from_parts(borrowed.dentry_raw(), Some(parent.clone()))
     }
-}
 
-impl Entry<'static> {
     /// Creates a symbolic link named `name` to `target` in `parent`, keeping `parent` alive.
     pub(crate) fn symlink(name: &CStr, parent: Arc<Entry<'static>>, target: &CStr) -> Self {
         let dentry = parent.create_symlink(name, target);
@@ -138,18 +132,63 @@ impl<'a> Entry<'a> {
     /// [`core::mem::forget`] when `parent` is going to be removed anyway.
     pub(crate) fn dir_in(name: &CStr, parent: &'a Entry<'_>) -> Self {
         // INVARIANT: The dentry (if any) is new and ours; its parent is borrowed for `'a`.
-        Self::from_parts(parent.create_dir(name), None)
+        Self::from_parts(create_dir(name, Some(parent)), None)
     }
 
-    /// Creates `file`, named `name`, in `parent`, which it borrows.
+    /// Creates `file`, named `name`, in `parent`, which it borrows; nothing if `parent` is not
+    /// live.
+    ///
+    /// Not generic, like everything it calls: one copy in the `kernel` crate creates the files
+    /// of every type of data, of every module.
     ///
     /// # Safety
     ///
-    /// The data of `file` must stay valid (and at the same address) until the returned [`Entry`]
-    /// is dropped or, if it is leaked, until `parent` is removed.
+    /// The data of `file` must stay valid (and at the same address) until the file is removed:
+    /// when the returned [`Entry`] is dropped or, if it is leaked, when `parent` is removed.
     pub(crate) unsafe fn file_in(name: &CStr, parent: &'a Entry<'_>, file: NewFile) -> Self {
-        // SAFETY: Forwarded from the caller.
-        let dentry = unsafe { parent.create_file(name, file) };
+        #[cfg(CONFIG_DEBUG_FS)]
+        let dentry = parent.dentry.and_then(|parent| {
+            let (name, parent, data) = (name.as_char_ptr(), parent.as_ptr(), file.data());
+            // SAFETY: `name` is NUL-terminated and DebugFS copies it. `parent` is live by the
+            // type invariant of the parent `Entry`, and a directory: files are only created in
+            // the entries of `Dir`s and `ScopedDir`s. By the type invariant of `NewFile`, the
+            // callbacks of the table are sound on `data` while it is valid, which it is until the
+            // file is removed (our caller's guarantee). `aux` is null: DebugFS only stores it.
+            let dentry = unsafe {
+                match file.table() {
+                    RawTable::Full(table) => bindings::debugfs_create_file_full(
+                        name,
+                        file.mode(),
+                        parent,
+                        data,
+                        core::ptr::null(),
+                        table,
+                    ),
+                    RawTable::Short(table) => bindings::debugfs_create_file_short(
+                        name,
+                        file.mode(),
+                        parent,
+                        data,
+                        core::ptr::null(),
+                        table,
+                    ),
+                }
+            };
+            let dentry = core::ptr::NonNull::new(from_err_ptr(dentry).ok()?)?;
+            if file.size() != 0 {
+                // SAFETY: The dentry is new and positive, and its inode lives as long as it does.
+                // The file is already visible, so a concurrent `stat()` may see the size still
+                // 0: this is exactly what `debugfs_create_file_size()` does (it does not return
+                // the dentry, so it cannot be used here).
+                unsafe { (*(*dentry.as_ptr()).d_inode).i_size = file.size() };
+            }
+            Some(dentry)
+        });
+        #[cfg(not(CONFIG_DEBUG_FS))]
+        let dentry = {
+            let _ = (name, parent, file);
+            NoDentry
+        };
         // INVARIANT: The dentry (if any) is new and ours; its parent is borrowed for `'a`.
         Self::from_parts(dentry, None)
     }
@@ -230,182 +269,30 @@ impl Entry<'_> {
             NoDentry
         }
     }
-
-    /// Creates a directory in this one, unless this one is not live.
-    fn create_dir(&self, name: &CStr) -> Dentry {
-        #[cfg(CONFIG_DEBUG_FS)]
-        {
-            self.dentry
-                .and_then(|parent| create_dir(name, Some(parent)))
-        }
-        #[cfg(not(CONFIG_DEBUG_FS))]
-        {
-            let _ = name;
-            NoDentry
-        }
-    }
-
-    /// Creates a file in this directory, unless this one is not live.
-    ///
-    /// # Safety
-    ///
-    /// The data of `file` must stay valid (and at the same address) until the file is removed.
-    unsafe fn create_file(&self, name: &CStr, file: NewFile) -> Dentry {
-        #[cfg(CONFIG_DEBUG_FS)]
-        {
-            let parent = self.dentry?.as_ptr();
-            let name = name.as_char_ptr();
-            // SAFETY: `name` is NUL-terminated and DebugFS copies it. `parent` is live by the
-            // type invariant of `self`, and a directory: files are only created in the entries
-            // of `Dir`s and `ScopedDir`s (the callers of `Entry::file` and `Entry::file_in`).
-            // The callbacks of the table are sound on
-            // `file.data` while it is valid (type invariant of `NewFile`), which it is until the
-            // file is removed (our caller's guarantee). `aux` is null: DebugFS only stores it. The
-            // short proxy opens files with `simple_open()` and calls only `read`, `write` and
-            // `llseek` of the table, each under an active reference, as short tables expect.
-            let dentry = unsafe {
-                match file.table {
-                    RawTable::Full(table) => bindings::debugfs_create_file_full(
-                        name,
-                        file.mode,
-                        parent,
-                        file.data,
-                        core::ptr::null(),
-                        table,
-                    ),
-                    RawTable::Short(table) => bindings::debugfs_create_file_short(
-                        name,
-                        file.mode,
-                        parent,
-                        file.data,
-                        core::ptr::null(),
-                        table,
-                    ),
-                }
-            };
-            let dentry = from_err_ptr(dentry)
-                .ok()
-                .and_then(core::ptr::NonNull::new)?;
-            if file.size != 0 {
-                // SAFETY: The dentry is new and positive, and its inode lives as long as it does.
-                // The file is already visible, so a concurrent `stat()` may see the size still 0:
-                // this is exactly what `debugfs_create_file_size()` does (it does not return the
-                // dentry, so it cannot be used here).
-                unsafe { (*(*dentry.as_ptr()).d_inode).i_size = file.size };
-            }
-            Some(dentry)
-        }
-        #[cfg(not(CONFIG_DEBUG_FS))]
-        {
-            let _ = (name, file);
-            NoDentry
-        }
-    }
 }
 
-/// A table as DebugFS serves it: a `struct file_operations` through the full proxy, or a
-/// `struct debugfs_short_fops` through the short one.
-#[derive(Clone, Copy)]
-// Read only when DebugFS is compiled in.
-#[cfg_attr(not(CONFIG_DEBUG_FS), expect(dead_code))]
-pub(crate) enum RawTable {
-    /// Created with `debugfs_create_file_full()`.
-    Full(&'static bindings::file_operations),
-    /// Created with `debugfs_create_file_short()`.
-    Short(&'static bindings::debugfs_short_fops),
-}
-
-/// A kind of table DebugFS serves files with (see [`RawTable`]).
-///
-/// # Safety
-///
-/// `raw` must return `self`: [`NewFile::new`] hands DebugFS the table `raw` returns for the
-/// callbacks of the table it was given.
-pub(crate) unsafe trait Table: 'static {
-    /// This very table, tagged with its kind.
-    fn raw(&'static self) -> RawTable;
-}
-
-// SAFETY: `raw` returns `self`.
-unsafe impl Table for bindings::file_operations {
-    fn raw(&'static self) -> RawTable {
-        RawTable::Full(self)
-    }
-}
-
-// SAFETY: `raw` returns `self`.
-unsafe impl Table for bindings::debugfs_short_fops {
-    fn raw(&'static self) -> RawTable {
-        RawTable::Short(self)
-    }
-}
-
-/// A file to create: a pointer to its data, the table that serves it, its mode and its size.
-///
-/// The type of the data is erased here, in a few stores inlined where a file is created, so that
-/// the code that creates files ([`Entry::file`], [`Entry::file_in`]) is not generic: a new type
-/// of data or callback costs a module its table and callbacks, and no copy of that code.
-///
-/// # Invariants
-///
-/// The callbacks of `table` are sound to call, through the proxy of the table's kind, on a file
-/// whose `i_private` is `data`, for as long as what `data` points at stays valid.
-#[derive(Clone, Copy)]
-// Read only when DebugFS is compiled in.
-#[cfg_attr(not(CONFIG_DEBUG_FS), expect(dead_code))]
-pub(crate) struct NewFile {
-    data: *mut crate::ffi::c_void,
-    table: RawTable,
-    mode: bindings::umode_t,
-    size: bindings::loff_t,
-}
-
-impl NewFile {
-    /// A file showing `data` through `file_ops`, created with `attrs`.
-    #[inline]
-    pub(crate) fn new<T, O: Table>(
-        data: &T,
-        file_ops: &'static FileOps<T, O>,
-        attrs: FileAttrs,
-    ) -> Self {
-        // INVARIANT: By the type invariant of `FileOps`, its callbacks are sound on a file whose
-        // `i_private` points at a `T` that stays valid, and `data` points at a `T`; `raw`
-        // returns that very table (the safety requirement of `Table`).
-        Self {
-            data: core::ptr::from_ref(data).cast_mut().cast(),
-            table: file_ops.operations().raw(),
-            mode: file_ops.mode(attrs.mode),
-            size: attrs.size,
-        }
-    }
-}
-
-/// How to create a file, besides its operations.
-#[derive(Clone, Copy)]
-pub(crate) struct FileAttrs {
-    /// The permissions; each file keeps those its operations implement.
-    pub(crate) mode: Mode,
-    /// The size `stat` reports, as `debugfs_create_file_size()` sets it (0 if unknown).
-    pub(crate) size: bindings::loff_t,
-}
-
-/// Creates a directory in `parent`, or at the DebugFS root if `parent` is `None`.
+/// Creates a directory in `parent`, or at the DebugFS root if `parent` is `None`; nothing if
+/// `parent` is not live.
 ///
 /// DebugFS returns an `ERR_PTR` when it is disabled at boot, not initialised, or out of memory;
 /// all of those become `None`.
-#[cfg(CONFIG_DEBUG_FS)]
-fn create_dir(name: &CStr, parent: Dentry) -> Dentry {
-    let parent = parent.map_or(core::ptr::null_mut(), |parent| parent.as_ptr());
-    // SAFETY: `name` is NUL-terminated and DebugFS copies it. `parent` is null (the root) or a
-    // live dentry: every caller passes the dentry of an `Entry` it holds a reference to.
-    let dentry = unsafe { bindings::debugfs_create_dir(name.as_char_ptr(), parent) };
-    from_err_ptr(dentry).ok().and_then(core::ptr::NonNull::new)
-}
-
-#[cfg(not(CONFIG_DEBUG_FS))]
-fn create_dir(name: &CStr, parent: Option<NoDentry>) -> Dentry {
-    let _ = (name, parent);
-    NoDentry
+fn create_dir(name: &CStr, parent: Option<&Entry<'_>>) -> Dentry {
+    #[cfg(CONFIG_DEBUG_FS)]
+    {
+        let parent = match parent {
+            Some(parent) => parent.dentry?.as_ptr(),
+            None => core::ptr::null_mut(),
+        };
+        // SAFETY: `name` is NUL-terminated and DebugFS copies it. `parent` is null (the root) or
+        // live by the type invariant of the `Entry` it comes from, which the caller borrows.
+        let dentry = unsafe { bindings::debugfs_create_dir(name.as_char_ptr(), parent) };
+        from_err_ptr(dentry).ok().and_then(core::ptr::NonNull::new)
+    }
+    #[cfg(not(CONFIG_DEBUG_FS))]
+    {
+        let _ = (name, parent);
+        NoDentry
+    }
 }
 
 impl Drop for Entry<'_> {

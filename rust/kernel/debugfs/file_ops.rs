@@ -1,40 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! [`FileOps`]: the operations of DebugFS files, one table per data type.
+//! [`FileOps`]: the operations of DebugFS files, one table per data type, and [`NewFile`], a file
+//! to create with one of them.
 //!
 //! A DebugFS file is a table of operations plus one word of private data, the inode's
 //! `i_private`, which here always points at the `T` the file shows. The tables are associated
 //! constants of [`FileOps<T>`], so monomorphization emits one table per data type (and per
 //! callback, see [`super::callback_adapters`]) into the `.rodata` of the crate that creates the
-//! file. Nothing is built or allocated at run time.
+//! file; nothing is built or allocated at run time. A table is a whole `struct file_operations`
+//! for files that keep state while open (text that is read, records), or C's three-slot
+//! `struct debugfs_short_fops` for those that do not (binary files, write-only text files).
 //!
-//! A table is one of the two kinds DebugFS serves (see [`super::entry::Table`]): a whole
-//! `struct file_operations` for files that keep state while they are open (text that is read,
-//! records), and C's three-slot `struct debugfs_short_fops` (`read`, `write`, `llseek`) for those
-//! that do not (binary files, write-only text files): 32 bytes of `.rodata` with the mode (16 on
-//! 32-bit) instead of a few hundred.
+//! Every callback but `release` is reached through a DebugFS proxy (`fs/debugfs/file.c`), which
+//! holds an active reference on the file for the call and fails it with `EIO` once the file has
+//! been removed. `debugfs_remove` waits for those references, so a `T` that outlives its file's
+//! dentry is valid in every such callback. `release` (of full tables only) may run after the
+//! removal, and touches only what the open file itself holds.
 //!
-//! Every callback here but `release` is reached through a DebugFS proxy (`fs/debugfs/file.c`),
-//! which takes an active reference on the file for the duration of the call and fails it with
-//! `EIO` once the file has been removed. `debugfs_remove` waits for those references, so a `T`
-//! that outlives its file's dentry is valid in every such callback. `release` (of full tables
-//! only) may run after the removal, and touches only what the open file itself holds.
-//!
-//! Short tables need nothing more: DebugFS opens their files itself (`simple_open()`) and has
-//! nothing to call when they are closed, so once a file is removed no code of the module that
-//! made it runs again. A module whose only open files are such files may be unloaded, as a C
-//! module with short operations may; reads and writes on them then fail with `EIO`.
+//! The short proxy opens files itself (`simple_open()`) and calls nothing at close, so once a
+//! file with a short table is removed no code of its module runs again: the module may be
+//! unloaded while such files are open, as a C module with short operations may.
 //!
 //! The full tables have no `owner`: the `kernel` crate's generic code cannot name the
-//! `THIS_MODULE` of the module that instantiates it. The module that holds a table is pinned
-//! instead by DebugFS itself, which takes a reference on it while a file with owner-less
-//! operations is open (`debugfs_real_fops_get()` in `fs/debugfs/file.c`, added by this project's
-//! patch `debugfs: pin the module of owner-less file operations`). So `rmmod` refuses to unload a
-//! module while one of its files with a full table is open, just as for a C module that sets
-//! `owner`, and closing a file never runs code or reads a table that is gone. The pin has the
-//! limits of `owner`: a module whose init fails after it created files, or a forced unload
-//! (`CONFIG_MODULE_FORCE_UNLOAD`), frees the module regardless. Built-in users need no
-//! reference: their tables are in the kernel image, which is never unloaded.
+//! `THIS_MODULE` of the module that instantiates it. DebugFS pins the module that holds the table
+//! instead, while a file with owner-less operations is open (`debugfs_real_fops_get()`, added by
+//! this project's patch `debugfs: pin the module of owner-less file operations`). So `rmmod`
+//! refuses to unload a module while one of its files with a full table is open, as for a C module
+//! that sets `owner`, and closing a file never runs code or reads a table that is gone. The pin
+//! has the limits of `owner`: a module whose init fails after it created files, or a forced
+//! unload (`CONFIG_MODULE_FORCE_UNLOAD`), frees the module regardless. Built-in users need no
+//! pin: their tables are in the kernel image.
 
 use super::{
     records::{
@@ -71,10 +66,6 @@ const READABLE: bindings::umode_t = bindings::S_IRUSR as bindings::umode_t;
 /// Mode bit of files that can be written: by the owner (root) only.
 const WRITABLE: bindings::umode_t = bindings::S_IWUSR as bindings::umode_t;
 
-type ReadFn = unsafe extern "C" fn(*mut bindings::file, *mut c_char, usize, *mut Offset) -> isize;
-type WriteFn =
-    unsafe extern "C" fn(*mut bindings::file, *const c_char, usize, *mut Offset) -> isize;
-
 /// The table of DebugFS files showing a `T`, of kind `O`, and the mode to create them with.
 ///
 /// The layout is `#[repr(C)]` and `T` only appears in a zero-sized [`PhantomData`], so every
@@ -99,56 +90,41 @@ pub(crate) struct FileOps<T, O = bindings::file_operations> {
 /// The short table of DebugFS files showing a `T`: no state while open, nothing at close.
 pub(crate) type ShortFileOps<T> = FileOps<T, bindings::debugfs_short_fops>;
 
+/// The slots every readable text file has; its `read` renders with [`text_read::read`].
+const TEXT: bindings::file_operations = bindings::file_operations {
+    // A real seek, so that a write after `lseek()` (say `dd seek=2`) reaches `write` at that
+    // offset and is refused, instead of silently landing at 0.
+    llseek: Some(bindings::default_llseek),
+    release: Some(text_read::release),
+    ..pin_init::zeroed()
+};
+
+/// The slots every short table has.
+const SHORT: bindings::debugfs_short_fops = bindings::debugfs_short_fops {
+    read: None,
+    write: None,
+    // A real seek: binary files are read and written at the offset, and a text write after
+    // `lseek()` is refused as in [`TEXT`].
+    llseek: Some(bindings::default_llseek),
+};
+
 impl<T> FileOps<T> {
-    /// Builds the table of a readable text file.
+    /// Builds a full table; files are readable if it has a `read` and writable if a `write`.
     ///
-    /// `read` must render the value with [`text_read::read`], whose state [`text_read::release`]
-    /// frees at close. With `write`, the file is writable too, and each `write(2)` hands its
-    /// bytes to `write`.
-    ///
-    /// # Safety
-    ///
-    /// `read` and `write` must be sound to call on a file whose `i_private` points at a `T` that
-    /// stays valid until the file's dentry is removed.
-    const unsafe fn text(read: ReadFn, write: Option<WriteFn>) -> Self {
-        let operations = bindings::file_operations {
-            read: Some(read),
-            write,
-            // A real seek, so that a write after `lseek()` (say `dd seek=2`) reaches `write` at
-            // that offset and is refused, instead of silently landing at 0.
-            llseek: Some(bindings::default_llseek),
-            release: Some(text_read::release),
-            ..pin_init::zeroed()
-        };
-        // INVARIANT: `default_llseek` only touches the file offset and `release` only the read
-        // state; `read` and `write` are sound by the caller's guarantee.
-        Self::with_mode(operations, true, write.is_some())
+    /// Each caller establishes the type invariant for `operations`.
+    const fn full(operations: bindings::file_operations) -> Self {
+        let (read, write) = (operations.read.is_some(), operations.write.is_some());
+        Self::with_mode(operations, read, write)
     }
 }
 
 impl<T> ShortFileOps<T> {
-    /// Builds the table of a file that keeps nothing between calls: a binary file, which reads
-    /// and writes at the file offset, or a write-only text file.
+    /// Builds a short table; files are readable if it has a `read` and writable if a `write`.
     ///
-    /// # Safety
-    ///
-    /// `read` and `write` must be sound to call on a file whose `i_private` points at a `T` that
-    /// stays valid until the file's dentry is removed, use nothing of the file but the offset
-    /// and its inode's `i_private`, and leave nothing behind that outlives the call. In
-    /// particular they must not use [`text_read`], whose state lives in `private_data`, which
-    /// `simple_open()` sets to `i_private`.
-    const unsafe fn short(read: Option<ReadFn>, write: Option<WriteFn>) -> Self {
-        let operations = bindings::debugfs_short_fops {
-            read,
-            write,
-            // A real seek: binary files are read and written at the offset, and a text write
-            // after `lseek()` (say `dd seek=2`) reaches `write` at that offset and is refused,
-            // instead of silently landing at 0.
-            llseek: Some(bindings::default_llseek),
-        };
-        // INVARIANT: `default_llseek` only touches the file offset; `read` and `write` are sound
-        // by the caller's guarantee.
-        Self::with_mode(operations, read.is_some(), write.is_some())
+    /// Each caller establishes the type invariant for `operations`.
+    const fn short(operations: bindings::debugfs_short_fops) -> Self {
+        let (read, write) = (operations.read.is_some(), operations.write.is_some());
+        Self::with_mode(operations, read, write)
     }
 }
 
@@ -186,69 +162,64 @@ impl<T, O> FileOps<T, O> {
             && offset_of!(Self, operations) == offset_of!(FileOps<U, O>, operations)
             && offset_of!(Self, mode) == offset_of!(FileOps<U, O>, mode)
     }
-
-    /// The mode to create files with, given the permissions asked for: those of `permissions`
-    /// that this table implements.
-    pub(crate) const fn mode(&self, permissions: Mode) -> bindings::umode_t {
-        permissions.for_file(self.mode & READABLE != 0, self.mode & WRITABLE != 0)
-    }
-
-    /// The table to hand to DebugFS.
-    pub(crate) const fn operations(&self) -> &O {
-        &self.operations
-    }
 }
 
 impl<T: Writer + Sync> FileOps<T> {
     /// Read-only text file rendering `T` with [`Writer`].
-    pub(crate) const READ_ONLY: Self = {
-        // SAFETY: `read_text::<T>` expects `i_private` to point at a live `T`.
-        unsafe { Self::text(read_text::<T>, None) }
-    };
-}
-
-impl<T: Reader + Sync> ShortFileOps<T> {
-    /// Write-only text file updating `T` with [`Reader`].
-    pub(crate) const WRITE_ONLY: Self = {
-        // SAFETY: `write_text::<T>` expects `i_private` to point at a live `T`, and uses nothing
-        // else of the file but the offset, nor keeps anything.
-        unsafe { Self::short(None, Some(write_text::<T>)) }
-    };
+    // INVARIANT: `read_text::<T>` is sound on a file whose `i_private` points at a live `T`;
+    // `default_llseek` only moves the offset and `text_read::release` only frees the read state.
+    pub(crate) const READ_ONLY: Self = Self::full(bindings::file_operations {
+        read: Some(read_text::<T>),
+        ..TEXT
+    });
 }
 
 impl<T: Writer + Reader + Sync> FileOps<T> {
     /// Read-write text file.
-    pub(crate) const READ_WRITE: Self = {
-        // SAFETY: Both callbacks expect `i_private` to point at a live `T`.
-        unsafe { Self::text(read_text::<T>, Some(write_text::<T>)) }
-    };
+    // INVARIANT: As for `READ_ONLY`, and `write_text::<T>` is sound on a file whose `i_private`
+    // points at a live `T`.
+    pub(crate) const READ_WRITE: Self = Self::full(bindings::file_operations {
+        read: Some(read_text::<T>),
+        write: Some(write_text::<T>),
+        ..TEXT
+    });
+}
+
+// INVARIANT (for the short tables below): each callback is sound on a file whose `i_private`
+// points at a live `T`, uses nothing else of the file but the offset, and keeps nothing;
+// `default_llseek` only moves the offset.
+
+impl<T: Reader + Sync> ShortFileOps<T> {
+    /// Write-only text file updating `T` with [`Reader`].
+    pub(crate) const WRITE_ONLY: Self = Self::short(bindings::debugfs_short_fops {
+        write: Some(write_text::<T>),
+        ..SHORT
+    });
 }
 
 impl<T: BinaryWriter + Sync> ShortFileOps<T> {
     /// Read-only binary file.
-    pub(crate) const BINARY_READ_ONLY: Self = {
-        // SAFETY: `read_binary::<T>` expects `i_private` to point at a live `T`, and uses nothing
-        // else of the file but the offset, nor keeps anything.
-        unsafe { Self::short(Some(read_binary::<T>), None) }
-    };
+    pub(crate) const BINARY_READ_ONLY: Self = Self::short(bindings::debugfs_short_fops {
+        read: Some(read_binary::<T>),
+        ..SHORT
+    });
 }
 
 impl<T: BinaryReader + Sync> ShortFileOps<T> {
     /// Write-only binary file.
-    pub(crate) const BINARY_WRITE_ONLY: Self = {
-        // SAFETY: `write_binary::<T>` expects `i_private` to point at a live `T`, and uses nothing
-        // else of the file but the offset, nor keeps anything.
-        unsafe { Self::short(None, Some(write_binary::<T>)) }
-    };
+    pub(crate) const BINARY_WRITE_ONLY: Self = Self::short(bindings::debugfs_short_fops {
+        write: Some(write_binary::<T>),
+        ..SHORT
+    });
 }
 
 impl<T: BinaryWriter + BinaryReader + Sync> ShortFileOps<T> {
     /// Read-write binary file.
-    pub(crate) const BINARY_READ_WRITE: Self = {
-        // SAFETY: Both callbacks expect `i_private` to point at a live `T`, and use nothing else
-        // of the file but the offset, nor keep anything.
-        unsafe { Self::short(Some(read_binary::<T>), Some(write_binary::<T>)) }
-    };
+    pub(crate) const BINARY_READ_WRITE: Self = Self::short(bindings::debugfs_short_fops {
+        read: Some(read_binary::<T>),
+        write: Some(write_binary::<T>),
+        ..SHORT
+    });
 }
 
 impl<T: Records + 'static> FileOps<T> {
@@ -270,29 +241,138 @@ impl<T: Records + 'static> FileOps<T> {
         // INVARIANT: `records::open` expects `i_private` to point at a live `T`; `seq_read` and
         // `seq_lseek` only call the `seq_operations` that `open` installed, and the release
         // functions only free what `open` allocated.
-        Self::with_mode(operations, true, false)
+        Self::full(operations)
     };
 }
 
 impl<R: RegisterIo> FileOps<RegisterDump<R>> {
     /// Read-only register dump.
-    pub(crate) const REGISTERS: Self = {
-        // SAFETY: `read_registers::<R>` expects `i_private` to point at a live `RegisterDump<R>`.
-        unsafe { Self::text(read_registers::<R>, None) }
-    };
+    // INVARIANT: As for `READ_ONLY`, with `read_registers::<R>` and a `RegisterDump<R>`.
+    pub(crate) const REGISTERS: Self = Self::full(bindings::file_operations {
+        read: Some(read_registers::<R>),
+        ..TEXT
+    });
 }
 
-/// Returns the data a DebugFS file shows.
+/// A kind of table DebugFS serves files with: [`bindings::file_operations`] through the full
+/// proxy, or [`bindings::debugfs_short_fops`] through the short one.
 ///
-/// # Safety
+/// Sealed: the two impls below are the only ones, and both return the very table they are
+/// called on, which [`NewFile::new`] relies on.
+pub(crate) trait Table: sealed::Sealed + 'static {
+    /// This very table, tagged with its kind.
+    fn raw(&'static self) -> RawTable;
+}
+
+mod sealed {
+    pub(crate) trait Sealed {}
+    impl Sealed for super::bindings::file_operations {}
+    impl Sealed for super::bindings::debugfs_short_fops {}
+}
+
+impl Table for bindings::file_operations {
+    fn raw(&'static self) -> RawTable {
+        RawTable::Full(self)
+    }
+}
+
+impl Table for bindings::debugfs_short_fops {
+    fn raw(&'static self) -> RawTable {
+        RawTable::Short(self)
+    }
+}
+
+/// A table as DebugFS serves it (see [`Table`]).
+#[derive(Clone, Copy)]
+// Read only by `Entry`, which does not create files when DebugFS is compiled out.
+#[cfg_attr(not(CONFIG_DEBUG_FS), expect(dead_code))]
+pub(crate) enum RawTable {
+    /// Created with `debugfs_create_file_full()`.
+    Full(&'static bindings::file_operations),
+    /// Created with `debugfs_create_file_short()`.
+    Short(&'static bindings::debugfs_short_fops),
+}
+
+/// A file to create: a pointer to its data, the table that serves it, its mode and its size.
 ///
-/// `file` must be a file being operated on through the DebugFS proxy, whose inode's `i_private`
-/// points at a `T` that stays valid until the file's dentry is removed.
-unsafe fn file_data<'a, T>(file: *mut bindings::file) -> &'a T {
-    // SAFETY: `file` is valid and its `f_inode` is the DebugFS inode, whose `i_private` is a `T`.
-    // The proxy's active reference keeps the dentry, and so the `T`, alive for the call; `T` is
-    // only ever shared, so `&T` is fine next to other such calls.
-    unsafe { &*(*(*file).f_inode).i_private.cast::<T>() }
+/// The type of the data is erased here, in a few stores inlined where a file is created, so that
+/// the code that creates files ([`super::entry::Entry::file_in`]) is not generic: a new type of
+/// data or callback costs a module its table and callbacks, and no copy of that code.
+///
+/// # Invariants
+///
+/// The callbacks of `table` are sound to call, through the proxy of the table's kind, on a file
+/// whose `i_private` is `data`, for as long as what `data` points at stays valid.
+#[derive(Clone, Copy)]
+pub(crate) struct NewFile {
+    data: *mut c_void,
+    table: RawTable,
+    mode: bindings::umode_t,
+    size: bindings::loff_t,
+}
+
+impl NewFile {
+    /// A file showing `data` through `file_ops`, with those of `permissions` that `file_ops`
+    /// implements, whose `stat` reports `size` bytes (0: unknown, as C's default).
+    #[inline]
+    pub(crate) fn new<T, O: Table>(
+        data: &T,
+        file_ops: &'static FileOps<T, O>,
+        permissions: Mode,
+        size: usize,
+    ) -> Self {
+        let (read, write) = (file_ops.mode & READABLE != 0, file_ops.mode & WRITABLE != 0);
+        // INVARIANT: By the type invariant of `FileOps`, its callbacks are sound on a file whose
+        // `i_private` points at a `T` that stays valid, and `data` points at a `T`; `raw` returns
+        // that very table (the two impls of the sealed `Table`).
+        Self {
+            data: core::ptr::from_ref(data).cast_mut().cast(),
+            table: file_ops.operations.raw(),
+            mode: permissions.for_file(read, write),
+            size: size.try_into().unwrap_or(bindings::loff_t::MAX),
+        }
+    }
+}
+
+// Read only by `Entry`, which does not create files when DebugFS is compiled out.
+#[cfg_attr(not(CONFIG_DEBUG_FS), expect(dead_code))]
+impl NewFile {
+    /// The `i_private` of the file.
+    pub(super) fn data(&self) -> *mut c_void {
+        self.data
+    }
+
+    /// The table that serves the file.
+    pub(super) fn table(&self) -> RawTable {
+        self.table
+    }
+
+    /// The mode to create the file with.
+    pub(super) fn mode(&self) -> bindings::umode_t {
+        self.mode
+    }
+
+    /// The size `stat` reports, as `debugfs_create_file_size()` sets it.
+    pub(super) fn size(&self) -> bindings::loff_t {
+        self.size
+    }
+}
+
+/// Displays what a closure formats, so that it can be handed to [`text_read::read`] with
+/// `format_args!`.
+struct Rendered<F>(F);
+
+impl<F: Fn(&mut fmt::Formatter<'_>) -> fmt::Result> Rendered<F> {
+    /// Displays what `render` formats.
+    fn new(render: F) -> Self {
+        Self(render)
+    }
+}
+
+impl<F: Fn(&mut fmt::Formatter<'_>) -> fmt::Result> core::fmt::Display for Rendered<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        (self.0)(f)
+    }
 }
 
 /// `read` of readable text files: renders the value with [`Writer`] and copies it out.
@@ -302,20 +382,30 @@ unsafe fn file_data<'a, T>(file: *mut bindings::file) -> &'a T {
 ///
 /// # Safety
 ///
-/// Called by the VFS with a valid `file` whose `i_private` points at a live `T` and whose
-/// `release` is [`text_read::release`], a user buffer `buf` of `count` bytes, and a valid `ppos`
-/// that nothing else uses during the call.
+/// Called by the VFS through the full DebugFS proxy with a valid `file` whose `i_private` points
+/// at a live `T` and whose `release` is [`text_read::release`], a user buffer `buf` of `count`
+/// bytes, and a valid `ppos` that nothing else uses during the call.
 unsafe extern "C" fn read_text<T: Writer + Sync>(
     file: *mut bindings::file,
     buf: *mut c_char,
     count: usize,
     ppos: *mut Offset,
 ) -> isize {
-    // SAFETY: By the function's contract.
-    let data = unsafe { file_data::<T>(file) };
-    // SAFETY: By the function's contract; only `text_read` uses the `private_data` of files with
-    // this table.
-    unsafe { text_read::read(file, format_args!("{}", Rendered(data)), buf, count, ppos) }
+    // SAFETY: `file` is valid and its inode's `i_private` points at a `T` that the proxy's
+    // active reference keeps alive for the call (`# Safety` above); a `T` is only ever shared.
+    // For `text_read::read`: the file is a readable text file whose `release` is
+    // `text_read::release`, only `text_read` uses its `private_data` (no other callback of this
+    // table does), and `buf`, `count` and `ppos` are as the VFS passed them.
+    unsafe {
+        let data = &*(*(*file).f_inode).i_private.cast::<T>();
+        text_read::read(
+            file,
+            format_args!("{}", Rendered::new(|f| data.write(f))),
+            buf,
+            count,
+            ppos,
+        )
+    }
 }
 
 /// `read` of register dumps: a text file that fails with `ENODEV` once the registers are gone.
@@ -329,12 +419,13 @@ unsafe extern "C" fn read_registers<R: RegisterIo>(
     count: usize,
     ppos: *mut Offset,
 ) -> isize {
-    // SAFETY: By the function's contract.
-    let dump = unsafe { file_data::<RegisterDump<R>>(file) };
     let gone = core::cell::Cell::new(false);
-    let shown = dump.shown(&gone);
-    // SAFETY: By the function's contract.
-    let read = unsafe { text_read::read(file, format_args!("{shown}"), buf, count, ppos) };
+    // SAFETY: As in `read_text`, with a `RegisterDump<R>` for a `T`.
+    let read = unsafe {
+        let dump = &*(*(*file).f_inode).i_private.cast::<RegisterDump<R>>();
+        let shown = dump.shown(&gone);
+        text_read::read(file, format_args!("{shown}"), buf, count, ppos)
+    };
     if gone.get() && read < 0 {
         ENODEV.to_errno() as isize
     } else {
@@ -351,20 +442,21 @@ unsafe extern "C" fn read_registers<R: RegisterIo>(
 ///
 /// # Safety
 ///
-/// Called by the VFS with a valid `file` whose `i_private` points at a live `T`, a user buffer
-/// `buf` of `count` bytes, and a valid `ppos`.
+/// Called by the VFS through a DebugFS proxy with a valid `file` whose inode's `i_private` points
+/// at a live `T`, a user buffer `buf` of `count` bytes, and a valid `ppos`.
 unsafe extern "C" fn write_text<T: Reader + Sync>(
     file: *mut bindings::file,
     buf: *const c_char,
     count: usize,
     ppos: *mut Offset,
 ) -> isize {
-    // SAFETY: `ppos` is valid by the function's contract.
-    if unsafe { *ppos } != 0 {
+    // SAFETY: `ppos` and `file` are valid, and the inode's `i_private` points at a `T` that the
+    // proxy's active reference keeps alive for the call (`# Safety` above); a `T` is only ever
+    // shared.
+    let (pos, data) = unsafe { (*ppos, &*(*(*file).f_inode).i_private.cast::<T>()) };
+    if pos != 0 {
         return EINVAL.to_errno() as isize;
     }
-    // SAFETY: By the function's contract.
-    let data = unsafe { file_data::<T>(file) };
     let mut reader = UserSlice::new(UserPtr::from_ptr(buf.cast_mut().cast()), count).reader();
     match data.read_from_slice(&mut reader) {
         // The VFS caps `count` at `MAX_RW_COUNT`, so it fits.
@@ -377,18 +469,19 @@ unsafe extern "C" fn write_text<T: Reader + Sync>(
 ///
 /// # Safety
 ///
-/// Called by the VFS with a valid `file` whose `i_private` points at a live `T`, a user buffer
-/// `buf` of `count` bytes, and a valid `ppos` that nothing else uses during the call.
+/// Called by the VFS through a DebugFS proxy with a valid `file` whose inode's `i_private` points
+/// at a live `T`, a user buffer `buf` of `count` bytes, and a valid `ppos` that nothing else uses
+/// during the call.
 unsafe extern "C" fn read_binary<T: BinaryWriter + Sync>(
     file: *mut bindings::file,
     buf: *mut c_char,
     count: usize,
     ppos: *mut Offset,
 ) -> isize {
-    // SAFETY: By the function's contract.
-    let data = unsafe { file_data::<T>(file) };
-    // SAFETY: By the function's contract, `ppos` is valid and ours for the call.
-    let offset = unsafe { &mut *ppos };
+    // SAFETY: `file` is valid and its inode's `i_private` points at a `T` that the proxy's active
+    // reference keeps alive for the call; a `T` is only ever shared. `ppos` is valid and ours
+    // for the call. (`# Safety` above.)
+    let (data, offset) = unsafe { (&*(*(*file).f_inode).i_private.cast::<T>(), &mut *ppos) };
     let mut writer = UserSlice::new(UserPtr::from_ptr(buf.cast()), count).writer();
     transferred(data.write_to_slice(&mut writer, offset), count)
 }
@@ -404,10 +497,9 @@ unsafe extern "C" fn write_binary<T: BinaryReader + Sync>(
     count: usize,
     ppos: *mut Offset,
 ) -> isize {
-    // SAFETY: By the function's contract.
-    let data = unsafe { file_data::<T>(file) };
-    // SAFETY: By the function's contract, `ppos` is valid and ours for the call.
-    let offset = unsafe { &mut *ppos };
+    // SAFETY: As in `read_binary`, whose `# Safety` this function shares: `file` and its `T` are
+    // valid for the call and the `T` only ever shared; `ppos` is valid and ours for the call.
+    let (data, offset) = unsafe { (&*(*(*file).f_inode).i_private.cast::<T>(), &mut *ppos) };
     let mut reader = UserSlice::new(UserPtr::from_ptr(buf.cast_mut().cast()), count).reader();
     transferred(data.read_from_slice(&mut reader, offset), count)
 }
@@ -421,14 +513,5 @@ fn transferred(result: Result<usize>, count: usize) -> isize {
         // The VFS caps `count` at `MAX_RW_COUNT`, so it fits.
         Ok(done) => done.min(count) as isize,
         Err(e) => e.to_errno() as isize,
-    }
-}
-
-/// Displays a [`Writer`], so that it can be formatted with `format_args!`.
-struct Rendered<'a, T>(&'a T);
-
-impl<T: Writer> core::fmt::Display for Rendered<'_, T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.write(f)
     }
 }

@@ -6,15 +6,12 @@
 use super::{
     callback_adapters,
     dir::dir_entry,
-    entry::{
-        Entry,
-        FileAttrs,
-        NewFile,
-        Table, //
-    },
+    entry::Entry,
     file_ops::{
         FileOps,
-        ShortFileOps, //
+        NewFile,
+        ShortFileOps,
+        Table, //
     },
     BinaryReader,
     BinaryWriter,
@@ -27,7 +24,6 @@ use super::{
     Writer, //
 };
 use crate::{
-    bindings,
     fmt,
     prelude::*,
     str::CStr,
@@ -293,11 +289,7 @@ impl<'data, 'dir> ScopedDir<'data, 'dir> {
         file_ops: &'static FileOps<T, O>,
         size: usize,
     ) {
-        let attrs = FileAttrs {
-            mode: self.mode,
-            size: size.try_into().unwrap_or(bindings::loff_t::MAX),
-        };
-        let file = NewFile::new(data, file_ops, attrs);
+        let file = NewFile::new(data, file_ops, self.mode, size);
         // SAFETY: `file` was built from `data`, which by the type invariant stays valid until
         // the scope's root is removed, which removes this file too.
         let entry = unsafe { Entry::file_in(name, &self.entry, file) };
