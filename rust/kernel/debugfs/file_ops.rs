@@ -37,10 +37,6 @@ use super::{
         RecordOps,
         Records, //
     },
-    registers::{
-        RegisterDump,
-        RegisterIo, //
-    },
     text_read,
     BinaryReader,
     BinaryWriter,
@@ -91,7 +87,7 @@ pub(crate) struct FileOps<T, O = bindings::file_operations> {
 pub(crate) type ShortFileOps<T> = FileOps<T, bindings::debugfs_short_fops>;
 
 /// The slots every readable text file has; its `read` renders with [`text_read::read`].
-const TEXT: bindings::file_operations = bindings::file_operations {
+pub(super) const TEXT: bindings::file_operations = bindings::file_operations {
     // A real seek, so that a write after `lseek()` (say `dd seek=2`) reaches `write` at that
     // offset and is refused, instead of silently landing at 0.
     llseek: Some(bindings::default_llseek),
@@ -115,6 +111,18 @@ impl<T> FileOps<T> {
     const fn full(operations: bindings::file_operations) -> Self {
         let (read, write) = (operations.read.is_some(), operations.write.is_some());
         Self::with_mode(operations, read, write)
+    }
+
+    /// Builds a full table outside this module, such as a readable text file's from [`TEXT`].
+    ///
+    /// # Safety
+    ///
+    /// Every callback in `operations` must be sound to call, through the full DebugFS proxy, on a
+    /// file whose `i_private` points at a `T` that stays valid until the file's dentry is
+    /// removed.
+    pub(super) const unsafe fn new(operations: bindings::file_operations) -> Self {
+        // INVARIANT: The callbacks are sound, by the caller's guarantee.
+        Self::full(operations)
     }
 }
 
@@ -245,15 +253,6 @@ impl<T: Records + 'static> FileOps<T> {
     };
 }
 
-impl<R: RegisterIo> FileOps<RegisterDump<R>> {
-    /// Read-only register dump.
-    // INVARIANT: As for `READ_ONLY`, with `read_registers::<R>` and a `RegisterDump<R>`.
-    pub(crate) const REGISTERS: Self = Self::full(bindings::file_operations {
-        read: Some(read_registers::<R>),
-        ..TEXT
-    });
-}
-
 /// A kind of table DebugFS serves files with: [`bindings::file_operations`] through the full
 /// proxy, or [`bindings::debugfs_short_fops`] through the short one.
 ///
@@ -360,11 +359,11 @@ impl NewFile {
 
 /// Displays what a closure formats, so that it can be handed to [`text_read::read`] with
 /// `format_args!`.
-struct Rendered<F>(F);
+pub(super) struct Rendered<F>(F);
 
 impl<F: Fn(&mut fmt::Formatter<'_>) -> fmt::Result> Rendered<F> {
     /// Displays what `render` formats.
-    fn new(render: F) -> Self {
+    pub(super) fn new(render: F) -> Self {
         Self(render)
     }
 }
@@ -405,31 +404,6 @@ unsafe extern "C" fn read_text<T: Writer + Sync>(
             count,
             ppos,
         )
-    }
-}
-
-/// `read` of register dumps: a text file that fails with `ENODEV` once the registers are gone.
-///
-/// # Safety
-///
-/// Same as [`read_text`], with `i_private` pointing at a live `RegisterDump<R>`.
-unsafe extern "C" fn read_registers<R: RegisterIo>(
-    file: *mut bindings::file,
-    buf: *mut c_char,
-    count: usize,
-    ppos: *mut Offset,
-) -> isize {
-    let gone = core::cell::Cell::new(false);
-    // SAFETY: As in `read_text`, with a `RegisterDump<R>` for a `T`.
-    let read = unsafe {
-        let dump = &*(*(*file).f_inode).i_private.cast::<RegisterDump<R>>();
-        let shown = dump.shown(&gone);
-        text_read::read(file, format_args!("{shown}"), buf, count, ppos)
-    };
-    if gone.get() && read < 0 {
-        ENODEV.to_errno() as isize
-    } else {
-        read
     }
 }
 

@@ -8,7 +8,22 @@
 //! that it is gone: a PCI BAR is unmapped when its driver unbinds, and a file that outlives the
 //! binding then fails with `ENODEV` instead of reading through a stale mapping.
 
-use super::formats::Hex;
+use super::{
+    file_ops::{
+        FileOps,
+        Rendered,
+        TEXT, //
+    },
+    formats::Hex,
+    text_read, //
+};
+use crate::{
+    bindings,
+    fmt,
+    fs::file::Offset,
+    prelude::*,
+    str::CStr, //
+};
 #[cfg(CONFIG_PCI)]
 use crate::{
     devres::DevresGuard,
@@ -18,12 +33,6 @@ use crate::{
         DevresBar, //
     }, //
 };
-use crate::{
-    fmt,
-    prelude::*,
-    str::CStr, //
-};
-use core::cell::Cell;
 
 /// One 32-bit register of a [`RegisterDump`]: its name and its offset in bytes, as C's
 /// `struct debugfs_reg32`.
@@ -55,7 +64,7 @@ pub trait RegisterIo: Sync {
     where
         Self: 'a;
 
-    /// Returns access to the registers, or `None` once they are gone.
+    /// Returns access to the registers, or `None` once they are gone, for good.
     ///
     /// The access is held while all registers of one rendering are read and is dropped before
     /// anything is allocated or copied to user space, so it may be an RCU read-side section.
@@ -137,29 +146,65 @@ impl<R: RegisterIo> RegisterDump<R> {
         &self.io
     }
 
-    /// The text of the file; `gone` is set if the rendering failed because the region is gone.
-    pub(super) fn shown<'a>(&'a self, gone: &'a Cell<bool>) -> Shown<'a, R> {
-        Shown { dump: self, gone }
-    }
-}
-
-/// The text of a [`RegisterDump`], rendered when formatted.
-pub(super) struct Shown<'a, R> {
-    dump: &'a RegisterDump<R>,
-    gone: &'a Cell<bool>,
-}
-
-impl<R: RegisterIo> core::fmt::Display for Shown<'_, R> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Some(mapped) = self.dump.io.try_map() else {
-            self.gone.set(true);
-            return Err(fmt::Error);
-        };
-        for register in self.dump.registers {
+    /// Renders the text of the file: each register on a line of its own.
+    fn render(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mapped = self.io.try_map().ok_or(fmt::Error)?;
+        for register in self.registers {
             let value = mapped.read32(register.offset).map_err(|_| fmt::Error)?;
             let name = register.name.to_str().map_err(|_| fmt::Error)?;
             writeln!(f, "{name} = {}", Hex(value))?;
         }
         Ok(())
+    }
+}
+
+impl<R: RegisterIo> FileOps<RegisterDump<R>> {
+    /// Read-only register dump.
+    pub(crate) const REGISTERS: Self = {
+        let operations = bindings::file_operations {
+            read: Some(read_registers::<R>),
+            ..TEXT
+        };
+        // SAFETY: `read_registers::<R>` is sound on a file whose `i_private` points at a live
+        // `RegisterDump<R>` (its `# Safety`); `TEXT`'s `default_llseek` only moves the offset and
+        // `text_read::release` only frees the read state of `read_registers`' `text_read::read`.
+        unsafe { Self::new(operations) }
+    };
+}
+
+/// `read` of register dumps: a text file that fails with `ENODEV` once the registers are gone.
+///
+/// [`text_read`] fails every `read(2)` whose rendering fails with `EINVAL`; whether the registers
+/// were gone is asked again afterwards, which gives the same answer as during the rendering,
+/// since registers that are gone stay gone ([`RegisterIo::try_map`]).
+///
+/// # Safety
+///
+/// Called by the VFS through the full DebugFS proxy with a valid `file` whose `i_private` points
+/// at a live `RegisterDump<R>` and whose `release` is [`text_read::release`], a user buffer `buf`
+/// of `count` bytes, and a valid `ppos` that nothing else uses during the call.
+unsafe extern "C" fn read_registers<R: RegisterIo>(
+    file: *mut bindings::file,
+    buf: *mut c_char,
+    count: usize,
+    ppos: *mut Offset,
+) -> isize {
+    // SAFETY: `file` is valid and its inode's `i_private` points at a `RegisterDump<R>` that the
+    // proxy's active reference keeps alive for the call (`# Safety` above); it is only ever
+    // shared. For `text_read::read`: the file is a readable text file whose `release` is
+    // `text_read::release`, only `text_read` uses its `private_data` (no other callback of
+    // `REGISTERS` does), and `buf`, `count` and `ppos` are as the VFS passed them.
+    let (dump, read) = unsafe {
+        let dump = &*(*(*file).f_inode).i_private.cast::<RegisterDump<R>>();
+        let text = Rendered::new(|f| dump.render(f));
+        (
+            dump,
+            text_read::read(file, format_args!("{text}"), buf, count, ppos),
+        )
+    };
+    if read == EINVAL.to_errno() as isize && dump.io.try_map().is_none() {
+        ENODEV.to_errno() as isize
+    } else {
+        read
     }
 }
