@@ -47,6 +47,22 @@ ours() {
 # Our selftest files one by one: the base's own files there stay.
 mapfile -t selftests < <(ours tools/testing/selftests/rust)
 commit "$(harness_message "$P"/0001-*.patch)" fs/debugfs/file.c
+commit "rust: seq_file: add fallible printing and the private pointer
+
+SeqFile::call_printf() goes through %pA, which cannot report an error
+of a formatting trait: a Display that fails leaves part of its text in
+the buffer, and show() cannot tell. Add SeqFile::write_fmt(), which
+appends with seq_write() and returns that error; text that does not fit
+still only marks the seq_file overflowed, for seq_read() to retry with a
+larger buffer. Nothing is allocated, so show() may use it in atomic
+context.
+
+Add private() and private_field(), the private pointer and its address,
+for seq_operations that keep their iterator state there (the allocation
+of __seq_open_private(), or a value of a pointer's size in the field
+itself after seq_open()).
+
+Rust DebugFS record files use both." rust/kernel/seq_file.rs
 commit "rust: debugfs: replace the kernel::debugfs implementation
 
 Replace kernel::debugfs with an implementation that never creates
@@ -109,7 +125,8 @@ while read -r path; do
 		msg "the series lacks $path, or has another version of it"
 		status=1
 	fi
-done < <(ours rust/kernel/debugfs.rs rust/kernel/debugfs samples/rust tools/testing/selftests/rust)
+done < <(ours rust/kernel/seq_file.rs rust/kernel/debugfs.rs rust/kernel/debugfs samples/rust \
+	tools/testing/selftests/rust)
 if mails_give series; then
 	msg "The $count mails apply to the base and give the series' tree."
 else
@@ -138,7 +155,7 @@ from safe code and adds what C DebugFS gives drivers. It keeps the design
 of the original series (Dir, File<T>, Scope<T>, ScopedDir, the Writer and
 Reader traits, per-type file_operations built at compile time, zero-sized
 callbacks) and its interface: the original samples build unchanged on
-patch 2.
+patch 3.
 
 User-visible differences from the original series:
 
@@ -159,7 +176,7 @@ User-visible differences from the original series:
  - New: file modes, file sizes, C's hex, Y/N, array and string formats,
    record files over seq_file, register dumps over kernel::io, symlinks.
 
-Testing: KUnit with the Rust doctests and the selftests of patch 5 (run
+Testing: KUnit with the Rust doctests and the selftests of patch 6 (run
 through kselftest) under QEMU: on x86_64 a test kernel, the same with
 randomised Rust layouts, and a debug kernel (KASAN, lockdep, kmemleak,
 UBSAN, failslab); on arm64 a test kernel. Built without warnings for

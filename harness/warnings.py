@@ -26,7 +26,8 @@ def module(source):
 
 # crate -> (object in the build log, predicate on the warning's source path)
 CRATES = {
-    "kernel": ("rust/kernel.o", lambda p: "rust/kernel/debugfs" in p),
+    "kernel": ("rust/kernel.o",
+               lambda p: "rust/kernel/debugfs" in p or p.endswith("rust/kernel/seq_file.rs")),
     "doctests": ("rust/doctests_kernel_generated.o",
                  lambda p: p.endswith("doctests_kernel_generated.rs")),
 }
