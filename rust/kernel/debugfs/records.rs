@@ -15,24 +15,19 @@
 //! (C's `seq_operations`) and is dropped before any data is copied to user space, so the driver's
 //! lock is held only while records are rendered, never across a page fault.
 
-use super::{
-    text_read,
-    Writer, //
-};
+use super::Writer;
 use crate::{
     alloc::KVec,
     bindings,
     fmt,
     prelude::*,
+    seq_file::SeqFile,
     sync::{
         Mutex,
         MutexGuard, //
     }, //
 };
-use core::{
-    marker::PhantomData,
-    mem::MaybeUninit, //
-};
+use core::marker::PhantomData;
 
 /// A sequence of records shown one after the other, like a C `seq_file` iterator.
 ///
@@ -153,14 +148,15 @@ type Cursor<T> = <T as Records>::Cursor<'static>;
 
 /// The `seq_operations` of record files showing a `T`.
 ///
-/// The value the callbacks pass around (`seq_file`'s `void *v`) is the address of the live
-/// cursor, or null when there is none: `seq_file` hands `stop` the value the last `start` or
-/// `next` returned, so that is where the cursor is dropped if it is still there.
+/// The value the callbacks pass around (`seq_file`'s `void *v`) is the address of the file's `T`
+/// while a cursor is live, and null when there is none: `seq_file` hands `stop` the value the last
+/// `start` or `next` returned, so that is where the cursor is dropped if it is still there.
 ///
-/// A cursor of a pointer's size or less, such as the index of a [`KVec`]'s, is kept in the
-/// `seq_file`'s own `private` pointer; a larger one, such as a [`Mutex`]'s guard and index, in an
-/// allocation of the cursor's size that `private` points at. An open file costs the same as a C
-/// `seq_file` in the first case, and one small allocation more in the second.
+/// The cursor's place is found from the `seq_file` (see [`cursor_place`]). A cursor of a pointer's
+/// size or less, such as the index of a [`KVec`]'s, is kept in the `seq_file`'s own `private`
+/// pointer; a larger one, such as a [`Mutex`]'s guard and index, in an allocation of the cursor's
+/// size that `private` points at. An open file costs the same as a C `seq_file` in the first case,
+/// and one small allocation more in the second.
 pub(super) struct RecordOps<T>(PhantomData<T>);
 
 impl<T: Records + 'static> RecordOps<T> {
@@ -190,6 +186,19 @@ impl<T: Records + 'static> RecordOps<T> {
     );
 }
 
+/// Returns where the cursor of a read of `seq` is kept, a record file that [`open`] opened.
+///
+/// The place is aligned and large enough for the cursor: the `private` pointer itself when the
+/// cursor fits in it ([`RecordOps::INLINE`]), otherwise the allocation of the cursor's size that
+/// `__seq_open_private()` made (`CURSOR_FITS`). Only the callbacks of [`RecordOps`] use it.
+fn cursor_place<T: Records + 'static>(seq: &SeqFile) -> *mut Cursor<T> {
+    if RecordOps::<T>::INLINE {
+        seq.private_field().cast()
+    } else {
+        seq.private().cast()
+    }
+}
+
 /// `open` of record files: a `seq_file`, with room for a cursor (see [`RecordOps`]).
 ///
 /// It does not touch the `T`: only `start`, `next` and `show` do, during a read or seek. `release`
@@ -204,95 +213,87 @@ pub(super) unsafe extern "C" fn open<T: Records + 'static>(
     file: *mut bindings::file,
 ) -> c_int {
     let () = RecordOps::<T>::CURSOR_FITS;
-    if RecordOps::<T>::INLINE {
-        // SAFETY: `file` is valid; `SEQ` is `'static`.
-        return unsafe { bindings::seq_open(file, RecordOps::<T>::SEQ) };
-    }
     // CAST: `CURSOR_FITS` checked that the size fits in a `c_int`.
     let size = core::mem::size_of::<Cursor<T>>() as c_int;
-    // SAFETY: `file` is valid; `SEQ` is `'static`. On success the `seq_file` is the file's
-    // `private_data` and its `private` the allocation of `size` bytes returned here.
-    let place = unsafe { bindings::__seq_open_private(file, RecordOps::<T>::SEQ, size) };
-    if place.is_null() {
-        return ENOMEM.to_errno();
+    // SAFETY: `file` is valid and being opened; `SEQ` is `'static`. On success the `seq_file` is
+    // the file's `private_data`, with a null `private` or one that points at `size` bytes.
+    unsafe {
+        if RecordOps::<T>::INLINE {
+            bindings::seq_open(file, RecordOps::<T>::SEQ)
+        } else if bindings::__seq_open_private(file, RecordOps::<T>::SEQ, size).is_null() {
+            ENOMEM.to_errno()
+        } else {
+            0
+        }
     }
-    0
-}
-
-/// Returns the data of a record file.
-///
-/// # Safety
-///
-/// `seq` must be the `seq_file` of a record file opened by [`open`], used by `seq_file` during a
-/// `read(2)` or `lseek(2)`, which the DebugFS proxy runs with an active reference to the file:
-/// its `i_private` is then a live `T`.
-unsafe fn data<'a, T: Records + 'static>(seq: *mut bindings::seq_file) -> &'a T {
-    // SAFETY: By the function's contract; `seq_open` set `file`.
-    unsafe { &*(*(*(*seq).file).f_inode).i_private.cast::<T>() }
 }
 
 /// `start` of [`RecordOps`]: makes the cursor of record `*pos`, or returns null past the end.
 ///
 /// # Safety
 ///
-/// Called by `seq_file`, during a read or seek of a record file that [`open`] opened, with that
-/// file's `seq_file`, which has no live cursor: not between another `start` and its `stop`.
+/// Called by `seq_file` with its mutex held, during a read or seek of a record file that [`open`]
+/// opened and the DebugFS proxy holds an active reference to, with that file's `seq_file`, which
+/// has no live cursor (not between another `start` and its `stop`), and a valid `pos`.
 unsafe extern "C" fn start<T: Records + 'static>(
     seq: *mut bindings::seq_file,
     pos: *mut bindings::loff_t,
 ) -> *mut c_void {
-    // SAFETY: `seq_file` calls this during a read or seek of a file `open` opened.
-    let data = unsafe { data::<T>(seq) };
-    // SAFETY: `pos` is valid for the call.
-    let Some(cursor) = usize::try_from(unsafe { *pos })
+    // SAFETY: `pos` is valid. `seq` is valid, and only this thread uses it until the `stop` of
+    // this read, which `seq_file` calls with its mutex still held. `seq_open` set its `file` to the
+    // record file, whose `i_private` points at the `T` the file shows; the proxy's active reference
+    // keeps the dentry, and so the `T`, alive until the read returns.
+    let (seq, index, data) = unsafe {
+        let file = (*seq).file;
+        (
+            SeqFile::from_raw(seq),
+            *pos,
+            &*(*(*file).f_inode).i_private.cast::<T>(),
+        )
+    };
+    let Some(cursor) = usize::try_from(index)
         .ok()
         .and_then(|index| data.start(index))
     else {
         return core::ptr::null_mut();
     };
-    let place: *mut Cursor<T> = if RecordOps::<T>::INLINE {
-        // SAFETY: `seq` is valid; `INLINE` says the cursor fits in the pointer-aligned `private`
-        // field, which a `seq_file` opened with `seq_open` leaves to its user.
-        unsafe { core::ptr::addr_of_mut!((*seq).private).cast() }
-    } else {
-        // SAFETY: `open` made `private` an allocation of the cursor's size, not zero, aligned for
-        // it (`CURSOR_FITS`).
-        unsafe { (*seq).private.cast() }
-    };
-    // SAFETY: `seq_file` runs `start` to `stop` of one read or seek with the `seq_file`'s mutex
-    // held, so the place is ours. It holds no cursor: `seq_file` calls `stop` after every `start`
-    // before the next one (within a read too, when it grows its buffer and starts again), and
-    // `stop` or an earlier `next` dropped that cursor. The cursor is dropped before the read or
+    let place = cursor_place::<T>(seq);
+    // SAFETY: The place is aligned and large enough for a cursor (`cursor_place`) and ours until
+    // `stop`, with `seq_file`'s mutex held. It holds no cursor: `seq_file` calls `stop` after every
+    // `start` before the next one (within a read too, when it grows its buffer and starts again),
+    // and `stop` or an earlier `next` dropped that cursor. The cursor is dropped before the read or
     // seek returns, while the active reference that keeps `data` alive is held, so its erased
     // lifetime is never outlived.
     unsafe { place.write(cursor) };
-    place.cast()
+    core::ptr::from_ref(data).cast_mut().cast()
 }
 
 /// `next` of [`RecordOps`]: moves to the next record, or drops the cursor at the end.
 ///
 /// # Safety
 ///
-/// Called by `seq_file`, during a read or seek of a record file that [`open`] opened, with that
-/// file's `seq_file` and the non-null value the last `start` or `next` returned.
+/// Called by `seq_file` with its mutex held, during a read or seek of a record file that [`open`]
+/// opened, with that file's `seq_file`, the non-null value the last `start` or `next` returned and
+/// a valid `pos`.
 unsafe extern "C" fn next<T: Records + 'static>(
     seq: *mut bindings::seq_file,
     v: *mut c_void,
     pos: *mut bindings::loff_t,
 ) -> *mut c_void {
-    // SAFETY: `seq_file` calls this during a read of a file `open` opened; `pos` is valid.
-    let data = unsafe {
+    // SAFETY: `pos` is valid. `seq` is valid and only this thread uses it during the call. The
+    // non-null `v` of `start` or `next` is the file's live `T`, and says that the cursor at its
+    // place is live and ours until `stop` (see `start`).
+    let (data, cursor) = unsafe {
         *pos += 1;
-        data::<T>(seq)
+        let cursor = cursor_place::<T>(SeqFile::from_raw(seq));
+        (&*v.cast::<T>(), &mut *cursor)
     };
-    let place = v.cast::<Cursor<T>>();
-    // SAFETY: A non-null `v` is the place of a live cursor, ours until `stop` (see `start`).
-    if data.next(unsafe { &mut *place }) {
+    if data.next(cursor) {
         return v;
     }
-    // SAFETY: As above; returning null tells `seq_file` that there is no cursor any more, so it
-    // is not used again.
-    unsafe { core::ptr::drop_in_place(place) };
+    // SAFETY: The cursor is live and ours, as above, and not used again: returning null tells
+    // `seq_file` that there is none any more.
+    unsafe { core::ptr::drop_in_place(cursor) };
     core::ptr::null_mut()
 }
 
@@ -300,13 +301,14 @@ unsafe extern "C" fn next<T: Records + 'static>(
 ///
 /// # Safety
 ///
-/// Called by `seq_file`, during a read or seek of a record file that [`open`] opened, with that
-/// file's `seq_file` and the value the last `start` or `next` returned.
-unsafe extern "C" fn stop<T: Records + 'static>(_seq: *mut bindings::seq_file, v: *mut c_void) {
+/// Called by `seq_file` with its mutex held, during a read or seek of a record file that [`open`]
+/// opened, with that file's `seq_file` and the value the last `start` or `next` returned.
+unsafe extern "C" fn stop<T: Records + 'static>(seq: *mut bindings::seq_file, v: *mut c_void) {
     if !v.is_null() {
-        // SAFETY: A non-null `v` is the place of a live cursor (see `start`), not used after
+        // SAFETY: `seq` is valid and only this thread uses it during the call. A non-null `v` says
+        // that the cursor at its place is live (see `start`); `seq_file` uses neither after
         // `stop`.
-        unsafe { core::ptr::drop_in_place(v.cast::<Cursor<T>>()) };
+        unsafe { core::ptr::drop_in_place(cursor_place::<T>(SeqFile::from_raw(seq))) };
     }
 }
 
@@ -318,40 +320,29 @@ unsafe extern "C" fn stop<T: Records + 'static>(_seq: *mut bindings::seq_file, v
 ///
 /// # Safety
 ///
-/// Called by `seq_file`, during a read or seek of a record file that [`open`] opened, with that
-/// file's `seq_file` and the non-null value the last `start` or `next` returned.
+/// Called by `seq_file` with its mutex held, during a read or seek of a record file that [`open`]
+/// opened, with that file's `seq_file` and the non-null value the last `start` or `next` returned.
 unsafe extern "C" fn show<T: Records + 'static>(
     seq: *mut bindings::seq_file,
     v: *mut c_void,
 ) -> c_int {
-    // SAFETY: `seq_file` calls this during a read of a file `open` opened.
-    let data = unsafe { data::<T>(seq) };
-    // SAFETY: `seq_file` calls `show` with the non-null value of a `start` or `next`: the place of
-    // a live cursor (see `start`).
-    let cursor = unsafe { &*v.cast::<Cursor<T>>() };
-    // SAFETY: `seq_file` allocated `buf` (`size` bytes, of which the first `count <= size` are in
-    // use) before calling `start`, and lets `show` append to it under its mutex.
-    let (buf, size, count) = unsafe { ((*seq).buf, (*seq).size, (*seq).count) };
-    // SAFETY: The free part of the buffer, `size - count` bytes from `buf + count`, is ours for
-    // the call; it may be uninitialised, which `MaybeUninit` allows.
-    let free: &mut [MaybeUninit<u8>] =
-        unsafe { core::slice::from_raw_parts_mut(buf.add(count).cast(), size - count) };
-    let free_len = free.len();
-    match text_read::render_uninit(format_args!("{}", Shown(data, cursor)), free) {
-        // SAFETY: `show` may grow `count` up to `size` (`seq_commit()`); `count == size` marks the
-        // buffer overflowed (`seq_set_overflow()`), and `seq_file` then calls `show` again with a
-        // larger buffer. A record that fills the buffer exactly counts as overflowed too, as for
-        // `seq_printf()`.
-        Ok(len) => unsafe { (*seq).count = if len <= free_len { count + len } else { size } },
-        Err(e) => return e.to_errno(),
+    // SAFETY: `seq` is valid and only this thread uses it during the call. The non-null `v` of
+    // `start` or `next` is the file's live `T`, and says that the cursor at its place is live (see
+    // `start`).
+    let (seq, data, cursor) = unsafe {
+        let seq = SeqFile::from_raw(seq);
+        (seq, &*v.cast::<T>(), &*cursor_place::<T>(seq))
+    };
+    match seq.write_fmt(format_args!("{}", RecordText(data, cursor))) {
+        Ok(()) => 0,
+        Err(fmt::Error) => EINVAL.to_errno(),
     }
-    0
 }
 
-/// Displays the record at a cursor.
-struct Shown<'a, 'c, T: Records>(&'a T, &'c T::Cursor<'a>);
+/// The text of the record at a cursor, for [`SeqFile::write_fmt`].
+struct RecordText<'a, 'c, T: Records>(&'a T, &'c T::Cursor<'a>);
 
-impl<T: Records> core::fmt::Display for Shown<'_, '_, T> {
+impl<T: Records> core::fmt::Display for RecordText<'_, '_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.show(self.1, f)
     }
