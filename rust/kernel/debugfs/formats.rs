@@ -10,7 +10,10 @@
 //! type shows exactly what its C counterpart shows, and the writable ones parse what C parses.
 
 use super::{
-    traits::ParseLikeC,
+    traits::{
+        parse_str_like_c,
+        ParseLikeC, //
+    },
     Reader,
     Writer, //
 };
@@ -67,13 +70,9 @@ use core::str::FromStr;
 pub struct Hex<T>(pub T);
 
 /// The unsigned integers [`Hex`] shows, with the number of hex digits of each.
-pub trait HexDigits: Copy + private::Sealed {
+pub trait HexDigits: Copy + ParseLikeC + private::Sealed {
     /// Two digits per byte.
     const DIGITS: usize = 2 * core::mem::size_of::<Self>();
-
-    /// Parses a written value as C's hex files do.
-    #[doc(hidden)]
-    fn parse_like_c(text: &CStr) -> Result<Self>;
 
     /// The value, widened without loss.
     #[doc(hidden)]
@@ -89,10 +88,6 @@ macro_rules! impl_hex_digits {
     ($($int:ty => |$value:ident| $widen:expr),* $(,)?) => {$(
         impl private::Sealed for $int {}
         impl HexDigits for $int {
-            fn parse_like_c(text: &CStr) -> Result<Self> {
-                <$int as ParseLikeC>::parse_like_c(text)
-            }
-
             fn widen(self) -> u64 {
                 let $value = self;
                 $widen
@@ -151,7 +146,7 @@ impl<T: HexDigits> FromStr for Hex<T> {
     type Err = Error;
 
     fn from_str(text: &str) -> Result<Self> {
-        parse_str(text)
+        parse_str_like_c(text)
     }
 }
 
@@ -209,7 +204,7 @@ impl FromStr for YesNo {
     type Err = Error;
 
     fn from_str(text: &str) -> Result<Self> {
-        parse_str(text)
+        parse_str_like_c(text)
     }
 }
 
@@ -239,19 +234,6 @@ forward_kernel_display! {
     impl for YesNo;
     impl{A} for SpaceSeparated<A>;
     impl{S} for Str<S>;
-}
-
-/// Parses `text` as C would, through a NUL-terminated copy on the stack.
-fn parse_str<T: ParseLikeC>(text: &str) -> Result<T> {
-    // Longer than any number C accepts, in any base.
-    const MAX: usize = 64;
-    let bytes = text.as_bytes();
-    let mut buf = [0u8; MAX + 1];
-    buf.get_mut(..bytes.len())
-        .ok_or(EINVAL)?
-        .copy_from_slice(bytes);
-    let text = CStr::from_bytes_with_nul(&buf[..=bytes.len()]).map_err(|_| EINVAL)?;
-    T::parse_like_c(text)
 }
 
 /// Numbers shown as C's `debugfs_create_u32_array()` shows them: separated by spaces, with a

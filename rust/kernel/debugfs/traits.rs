@@ -50,7 +50,6 @@ use crate::{
 };
 use core::{
     any::Any,
-    mem::MaybeUninit,
     str::FromStr,
     sync::atomic as core_atomic, //
 };
@@ -166,58 +165,69 @@ pub trait Reader {
     fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result;
 }
 
-/// The longest text write the [`Reader`] impls of this module accept, in bytes.
+/// The longest text the parsers of this module accept, in bytes.
 ///
-/// They parse from a buffer on the stack. Every integer in any base C accepts fits with room to
-/// spare; longer input is refused with `EINVAL` before any of it is copied.
+/// Every integer C accepts fits, in any base, with room for leading zeros and a newline.
 const TEXT_INPUT_MAX: usize = 128;
 
-/// Copies the text of one write into a stack buffer and hands it to `parse` NUL-terminated.
+/// The longest text parsed from a smaller buffer: any integer as C prints it, and a newline.
 ///
-/// Refuses with `EINVAL` input longer than [`TEXT_INPUT_MAX`] and input containing a NUL byte
-/// (C would silently stop parsing there).
-fn parse_text<T>(
+/// The buffer is zeroed before the text is copied in, and a write of a number then clears these
+/// few bytes, not [`TEXT_INPUT_MAX`] of them.
+const SHORT_TEXT_MAX: usize = 31;
+
+/// Copies `len` bytes of text with `fill` into a stack buffer and hands them to `parse`
+/// NUL-terminated, as C's parsers want them.
+///
+/// Text longer than [`TEXT_INPUT_MAX`] is `EINVAL` before `fill` runs, and so is text holding a
+/// NUL byte, where C would silently stop parsing.
+fn with_nul<T>(
+    len: usize,
+    fill: impl FnOnce(&mut [u8]) -> Result,
+    parse: impl FnOnce(&CStr) -> Result<T>,
+) -> Result<T> {
+    if len <= SHORT_TEXT_MAX {
+        nul_terminate(&mut [0u8; SHORT_TEXT_MAX + 1], len, fill, parse)
+    } else if len <= TEXT_INPUT_MAX {
+        nul_terminate(&mut [0u8; TEXT_INPUT_MAX + 1], len, fill, parse)
+    } else {
+        Err(EINVAL)
+    }
+}
+
+/// [`with_nul`] with `buf`, which is zeroed and longer than `len`, as the buffer.
+fn nul_terminate<T>(
+    buf: &mut [u8],
+    len: usize,
+    fill: impl FnOnce(&mut [u8]) -> Result,
+    parse: impl FnOnce(&CStr) -> Result<T>,
+) -> Result<T> {
+    fill(buf.get_mut(..len).ok_or(EINVAL)?)?;
+    let text = buf.get(..=len).ok_or(EINVAL)?;
+    parse(CStr::from_bytes_with_nul(text).map_err(|_| EINVAL)?)
+}
+
+/// Parses the text of one write with `parse`; see [`with_nul`].
+fn parse_write<T>(
     reader: &mut UserSliceReader,
     parse: impl FnOnce(&CStr) -> Result<T>,
 ) -> Result<T> {
-    let len = reader.len();
-    if len > TEXT_INPUT_MAX {
-        return Err(EINVAL);
-    }
-    // Left uninitialised: only the `len` bytes copied in and the NUL after them are ever read,
-    // and clearing all `TEXT_INPUT_MAX + 1` bytes first made a write of "1" measurably slower
-    // than C's.
-    let mut buf = [MaybeUninit::<u8>::uninit(); TEXT_INPUT_MAX + 1];
-    reader.read_raw(&mut buf[..len])?;
-    buf[len] = MaybeUninit::new(0);
-    // SAFETY: The successful `read_raw` initialised `buf[..len]` and `buf[len]` was just
-    // written.
-    let bytes = unsafe { assume_init_bytes(&buf[..=len]) };
-    // Checked by hand rather than with `CStr::from_bytes_with_nul`, which `core` does not let
-    // the module that instantiates this inline: one call fewer on every write.
-    if bytes.iter().position(|&byte| byte == 0) != Some(len) {
-        return Err(EINVAL);
-    }
-    // SAFETY: The first NUL of `bytes` is its last byte, `bytes[len]`.
-    let text = unsafe { CStr::from_bytes_with_nul_unchecked(bytes) };
-    parse(text)
+    with_nul(reader.len(), |buf| reader.read_slice(buf), parse)
 }
 
-/// The bytes of `init`, which borrows them.
-///
-/// # Safety
-///
-/// Every element of `init` must be initialised.
-#[inline]
-unsafe fn assume_init_bytes(init: &[MaybeUninit<u8>]) -> &[u8] {
-    // SAFETY: `MaybeUninit<u8>` has the layout of `u8`, every element is initialised (the
-    // caller's guarantee), and the result lives as long as `init`, which keeps them from being
-    // written.
-    unsafe { core::slice::from_raw_parts(init.as_ptr().cast::<u8>(), init.len()) }
+/// Parses `text` as C would; see [`with_nul`].
+pub(super) fn parse_str_like_c<T: ParseLikeC>(text: &str) -> Result<T> {
+    let fill = |buf: &mut [u8]| {
+        buf.copy_from_slice(text.as_bytes());
+        Ok(())
+    };
+    with_nul(text.len(), fill, T::parse_like_c)
 }
 
-/// Text values parsed exactly as C DebugFS parses them.
-pub(super) trait ParseLikeC: Sized {
+/// Text values parsed exactly as C DebugFS parses them (see the module documentation).
+///
+/// Public only so that it can bound [`HexDigits`](super::HexDigits); the module is private.
+pub trait ParseLikeC: Sized {
     /// Parses `text`, with `EINVAL` for malformed input and `ERANGE` for out-of-range numbers.
     fn parse_like_c(text: &CStr) -> Result<Self>;
 }
@@ -228,7 +238,8 @@ macro_rules! impl_parse_like_c {
         impl ParseLikeC for $int {
             fn parse_like_c(text: &CStr) -> Result<Self> {
                 let mut value: $wide = 0;
-                // SAFETY: `text` is NUL-terminated and `value` is a valid place to store into.
+                // SAFETY: `text` is NUL-terminated, as `$parse` needs, and `value` is a local
+                // `$wide`, the type `$parse` stores into.
                 to_result(unsafe { bindings::$parse(text.as_char_ptr(), 0, &mut value) })?;
                 Self::try_from(value).map_err(|_| ERANGE)
             }
@@ -280,7 +291,7 @@ where
     T::Repr: AtomicBasicOps,
 {
     fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result {
-        self.store(parse_text(reader, parse_value::<T>)?, Relaxed);
+        self.store(parse_write(reader, parse_value::<T>)?, Relaxed);
         Ok(())
     }
 }
@@ -290,7 +301,7 @@ macro_rules! impl_reader_for_core_atomics {
     ($($value:ty => $atomic:ident),* $(,)?) => {$(
         impl Reader for core_atomic::$atomic {
             fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result {
-                let value = parse_text(reader, <$value>::parse_like_c)?;
+                let value = parse_write(reader, <$value>::parse_like_c)?;
                 self.store(value, core_atomic::Ordering::Relaxed);
                 Ok(())
             }
@@ -321,7 +332,7 @@ impl_reader_for_core_atomics!(
 /// type with [`FromStr`].
 impl<T: FromStr + Unpin + 'static> Reader for Mutex<T> {
     fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result {
-        let value = parse_text(reader, parse_value::<T>)?;
+        let value = parse_write(reader, parse_value::<T>)?;
         *self.lock() = value;
         Ok(())
     }
