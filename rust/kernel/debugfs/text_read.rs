@@ -3,25 +3,23 @@
 //! Reading text files without `seq_file`.
 //!
 //! Nearly every read of a DebugFS text file is `cat`: one `read(2)` at offset 0 into a buffer
-//! larger than the text, then one more that must return 0. `seq_file` would allocate a
-//! `struct seq_file`, a `seq_operations` and a page of buffer at every open, to show a value of a
-//! few bytes. Here such a read renders the text into a buffer on the stack and copies it out
-//! whole. All the file remembers is how many bytes it handed out, in its `private_data`, so that
-//! the next read ends the file instead of rendering again, which would tear the text if the value
-//! changed in between. An open descriptor costs nothing else.
+//! larger than the text, then one more that must return 0. `seq_file` makes three allocations at
+//! every open (its `struct seq_file`, the `seq_operations` of `single_open()` and a page of
+//! buffer) to show a value of a few bytes; measured with `make bench`, this module makes none.
+//! Such a read renders the text into a buffer on the stack and copies it out whole. The file
+//! remembers only how many bytes it handed out, in its `private_data`, so that the next read ends
+//! the file instead of rendering again, which would tear the text if the value changed between.
 //!
-//! Rendering never allocates: the [`Writer`](super::Writer) or callback may hold a spinlock or be
-//! in an RCU read-side section, as a `seq_file` `show` may. Text is rendered into a buffer that
-//! exists before the rendering starts, and a rendering that does not fit only counts how long the
-//! text is. A text longer than [`STACK_TEXT`] is then rendered a second time, into a heap buffer
-//! of that length allocated in between (and again, with a larger buffer, should it have grown),
-//! just as `seq_file` calls `show` again with a larger buffer on overflow.
+//! Rendering never allocates, so the [`Writer`](super::Writer) or callback may hold a spinlock or
+//! be in an RCU read-side section, as a `seq_file` `show` may: the text goes into a buffer that
+//! exists before the rendering starts, and what does not fit is only counted. A text longer than
+//! [`STACK_TEXT`] is then rendered again into a heap buffer of that length allocated in between
+//! (and again, larger, should it have grown), as `seq_file` calls `show` again on overflow.
 //!
 //! Other reads get what `seq_file` would give them. If the reader's buffer is shorter than the
 //! text, or a read starts at an offset of a rendering the file did not keep, the file makes a
-//! [`Snapshot`] that it keeps until it is closed. Reads at an offset are served from the
-//! snapshot, so a reader taking the text in pieces sees one rendering; a read from offset 0
-//! always renders afresh.
+//! [`Snapshot`] that it keeps until it is closed. Reads at an offset are served from it, so a
+//! reader taking the text in pieces sees one rendering; a read from offset 0 renders afresh.
 
 use crate::{
     alloc::KVVec,
@@ -95,9 +93,15 @@ pub(super) unsafe fn read(
     count: usize,
     ppos: *mut Offset,
 ) -> isize {
-    // SAFETY: The file is open for the call, and the rest is the function's contract.
-    let state = unsafe { OpenText::of(file) };
-    // SAFETY: By the function's contract, `ppos` is valid and ours for the call.
+    // SAFETY: `private_data` is a pointer field, so aligned for one. The VFS keeps `file` open
+    // during `read`, so the field is valid for reads and writes while `word` is used, here. Only
+    // this module accesses it while the file is open (the caller's guarantee), atomically, so
+    // nothing races.
+    let word = unsafe { Atomic::from_ptr(&raw mut (*file).private_data) };
+    // INVARIANT: The VFS opens files with a null `private_data`, which encodes `Unread`; only
+    // this module writes it, and `release` is [`release`].
+    let state = OpenText { word };
+    // SAFETY: The caller passes a valid `ppos` that nothing else uses during the call.
     let pos = unsafe { &mut *ppos };
     let mut out = UserSlice::new(UserPtr::from_ptr(buf.cast()), count).writer();
     match state.read(text, &mut out, pos) {
@@ -120,21 +124,6 @@ struct OpenText<'a> {
 }
 
 impl<'a> OpenText<'a> {
-    /// Returns the read state of `file`.
-    ///
-    /// # Safety
-    ///
-    /// `file` must be a readable text file whose `release` is [`release`], stay open for `'a`,
-    /// and have its `private_data` used by nothing but [`OpenText`].
-    unsafe fn of(file: *mut bindings::file) -> Self {
-        // SAFETY: `file` is valid for `'a` by the function's contract, so is its `private_data`,
-        // which is pointer-aligned and, by the contract too, only ever accessed atomically.
-        let word = unsafe { Atomic::from_ptr(&raw mut (*file).private_data) };
-        // INVARIANT: The VFS opens files with a null `private_data`, which encodes `Unread`, and
-        // nothing else writes it, by the function's contract.
-        Self { word }
-    }
-
     /// Serves one `read(2)` at `pos` into `out`; `text` renders the file's text.
     fn read(
         &self,
@@ -157,30 +146,34 @@ impl<'a> OpenText<'a> {
         }
         let mut stack = [0u8; STACK_TEXT];
         let len = render(text, &mut stack)?;
-        let heap = match stack.get(..len) {
+        let rendering = match stack.get(..len) {
             Some(bytes) if *pos == 0 && len <= out.len() => {
-                self.deliver(bytes, out, seen)?;
-                // CAST: `len <= out.len() <= MAX_RW_COUNT`, which fits.
-                *pos = len as Offset;
-                return Ok(len);
+                return self.deliver(bytes, out, pos, seen)
             }
-            Some(bytes) => to_vec(bytes)?,
+            Some(bytes) => {
+                let mut heap = KVVec::new();
+                heap.extend_from_slice(bytes, GFP_KERNEL)?;
+                heap
+            }
             None => render_to_vec(text, len)?,
         };
-        if *pos == 0 && heap.len() <= out.len() {
-            self.deliver(&heap, out, seen)?;
-            // CAST: `heap.len() <= out.len() <= MAX_RW_COUNT`, which fits.
-            *pos = heap.len() as Offset;
-            return Ok(heap.len());
+        if *pos == 0 && rendering.len() <= out.len() {
+            return self.deliver(&rendering, out, pos, seen);
         }
         let snapshot = self.snapshot(seen)?;
-        read_snapshot(&snapshot, text, Some(heap), out, pos)
+        read_snapshot(&snapshot, text, Some(rendering), out, pos)
     }
 
-    /// Copies a whole rendering `bytes` out and records that it was read whole.
+    /// Copies a whole rendering `bytes` out from offset 0 and records that it was read whole.
     ///
     /// `seen` is the word as it was when the read began.
-    fn deliver(&self, bytes: &[u8], out: &mut UserSliceWriter, seen: *mut c_void) -> Result {
+    fn deliver(
+        &self,
+        bytes: &[u8],
+        out: &mut UserSliceWriter,
+        pos: &mut Offset,
+        seen: *mut c_void,
+    ) -> Result<usize> {
         out.write_slice(bytes)?;
         let word = delivered(bytes.len());
         // A descriptor read again and again from offset 0 (`pread`) mostly finds the word it
@@ -191,7 +184,9 @@ impl<'a> OpenText<'a> {
             // from this one.
             let _ = self.word.cmpxchg(seen, word, Full);
         }
-        Ok(())
+        // CAST: `bytes.len() <= out.len() <= MAX_RW_COUNT`, which fits.
+        *pos = bytes.len() as Offset;
+        Ok(bytes.len())
     }
 
     /// Tells what `word`, a value of this file's word, says.
@@ -212,7 +207,7 @@ impl<'a> OpenText<'a> {
         let mut fresh: Option<KeptSnapshot> = None;
         loop {
             if let ReadState::Kept(snapshot) = self.decode(seen) {
-                // Another read made it first; `fresh`, if any, is dropped.
+                // This read or another one published it; `fresh`, if any, is dropped.
                 return Ok(snapshot);
             }
             let new = match fresh.take() {
@@ -222,9 +217,8 @@ impl<'a> OpenText<'a> {
             .into_foreign();
             // INVARIANT: `Unread` or `Delivered` becomes `Kept`, and the snapshot then stays
             // until `release`.
-            match self.word.cmpxchg(seen, new, Full) {
-                // SAFETY: `new` came from `into_foreign` and is freed only by `release`.
-                Ok(_) => return Ok(unsafe { KeptSnapshot::borrow(new) }),
+            seen = match self.word.cmpxchg(seen, new, Full) {
+                Ok(_) => new,
                 Err(_) => {
                     // SAFETY: `new` came from `into_foreign` above and was not published.
                     fresh = Some(unsafe { KeptSnapshot::from_foreign(new) });
@@ -232,9 +226,9 @@ impl<'a> OpenText<'a> {
                     // `Acquire`: if it is another read's snapshot now, this pairs with the fully
                     // ordered `cmpxchg` that published it, and the snapshot's initialisation is
                     // visible before `decode` borrows it.
-                    seen = self.word.load(Acquire);
+                    self.word.load(Acquire)
                 }
-            }
+            };
         }
     }
 }
@@ -283,7 +277,7 @@ pub(super) unsafe extern "C" fn release(
     _inode: *mut bindings::inode,
     file: *mut bindings::file,
 ) -> c_int {
-    // SAFETY: `file` is valid, and no read runs on it any more.
+    // SAFETY: The VFS passes a valid `file`, on which no read runs any more.
     let word = unsafe { (*file).private_data };
     if !word.is_null() && word.addr() & 1 == 0 {
         // SAFETY: By the invariants of `OpenText`, an even non-null word is a `KeptSnapshot`
@@ -298,11 +292,8 @@ pub(super) unsafe extern "C" fn release(
 /// Text past the end of `buf` is counted, not kept: if the result is larger than `buf`, `buf`
 /// holds only the beginning of the text. Nothing is allocated while `text` is being formatted.
 /// `EINVAL` if the [`Writer`](super::Writer) fails.
-pub(super) fn render(text: fmt::Arguments<'_>, buf: &mut [u8]) -> Result<usize> {
-    let buf = core::ptr::from_mut(buf) as *mut [MaybeUninit<u8>];
-    // SAFETY: `MaybeUninit<u8>` has the layout of `u8`, and `render_uninit` only ever stores
-    // initialised bytes, so `buf` stays initialised.
-    render_uninit(text, unsafe { &mut *buf })
+fn render(text: fmt::Arguments<'_>, buf: &mut [u8]) -> Result<usize> {
+    render_with(text, buf, core::convert::identity)
 }
 
 /// [`render`] into a buffer that may not be initialised, such as a `seq_file`'s.
@@ -310,7 +301,16 @@ pub(super) fn render_uninit(
     text: fmt::Arguments<'_>,
     buf: &mut [MaybeUninit<u8>],
 ) -> Result<usize> {
-    let mut sink = Sink { buf, len: 0 };
+    render_with(text, buf, MaybeUninit::new)
+}
+
+/// [`render`] into a buffer of `B`s, each made from a byte of text by `wrap`.
+fn render_with<B>(
+    text: fmt::Arguments<'_>,
+    buf: &mut [B],
+    wrap: impl Fn(u8) -> B,
+) -> Result<usize> {
+    let mut sink = Sink { buf, len: 0, wrap };
     fmt::Write::write_fmt(&mut sink, text).map_err(|_| EINVAL)?;
     Ok(sink.len)
 }
@@ -336,27 +336,21 @@ fn render_to_vec(text: fmt::Arguments<'_>, mut len: usize) -> Result<KVVec<u8>> 
     }
 }
 
-/// Copies a rendering into a heap buffer, to be kept.
-fn to_vec(bytes: &[u8]) -> Result<KVVec<u8>> {
-    let mut heap = KVVec::with_capacity(bytes.len(), GFP_KERNEL)?;
-    heap.extend_from_slice(bytes, GFP_KERNEL)?;
-    Ok(heap)
-}
-
 /// The [`fmt::Write`] of [`render`]: fills `buf` and counts the rest.
-struct Sink<'a> {
-    buf: &'a mut [MaybeUninit<u8>],
+struct Sink<'a, B, W> {
+    buf: &'a mut [B],
     /// Bytes written so far, including those that did not fit.
     len: usize,
+    wrap: W,
 }
 
-impl fmt::Write for Sink<'_> {
+impl<B, W: Fn(u8) -> B> fmt::Write for Sink<'_, B, W> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         let end = self.len.saturating_add(s.len());
         // Past the end of the buffer, the text is counted, not kept.
         if let Some(room) = self.buf.get_mut(self.len.min(self.buf.len())..) {
             for (place, byte) in room.iter_mut().zip(s.bytes()) {
-                place.write(byte);
+                *place = (self.wrap)(byte);
             }
         }
         self.len = end;
