@@ -2,12 +2,11 @@
 
 //! C DebugFS's text formats, as value types.
 //!
-//! C has a creation function per format: `debugfs_create_x32()` shows `0x0000002a`,
-//! `debugfs_create_bool()` shows `Y`, `debugfs_create_u32_array()` shows `1 2 3` and
-//! `debugfs_create_str()` shows the string. Here a format is a wrapper type around the value, so
-//! it combines with everything else: an [`Atomic<Hex<u32>>`](Atomic) or a [`Mutex<YesNo>`] in a
-//! [`File`](super::File) or a [`Scope`](super::Scope), or `Hex(x)` printed by a callback. Each
-//! type shows exactly what its C counterpart shows, and the writable ones parse what C parses.
+//! C has a creation function per format (`debugfs_create_x32()`, `debugfs_create_bool()`,
+//! `debugfs_create_u32_array()`, `debugfs_create_str()`). Here a format is a wrapper type around
+//! the value, so it combines with everything else: an [`Atomic<Hex<u32>>`](Atomic) or a
+//! [`Mutex<YesNo>`] in a [`File`](super::File), or `Hex(x)` printed by a callback. Each type shows
+//! exactly what its C counterpart shows, and the writable ones parse what C parses.
 
 use super::{
     traits::{
@@ -36,13 +35,8 @@ use core::str::FromStr;
 /// An unsigned integer shown as C's `debugfs_create_x8()` to `debugfs_create_x64()` show it.
 ///
 /// The text is `0x` and the value in lower-case hexadecimal, zero-padded to the width of the
-/// type: `0x%02llx` for [`u8`], `0x%04llx` for [`u16`], `0x%08llx` for [`u32`] and `0x%016llx` for
-/// [`u64`] (and [`usize`] on 64-bit). Writes parse like C's hex files, which parse like its
-/// decimal ones: `kstrtoull` with base 0.
-///
-/// It is an [`AtomicType`] wherever its integer is, so
-/// [`Atomic<Hex<u32>>`](crate::sync::atomic::Atomic) is a
-/// read-write file of its own, and it implements [`Display`](fmt::Display) for callbacks.
+/// type (`0x%08llx` for [`u32`]). Writes parse as C's hex files parse them, like its decimal
+/// ones (see [`Reader`]). It is an [`AtomicType`] wherever its integer is.
 ///
 /// # Examples
 ///
@@ -63,6 +57,7 @@ use core::str::FromStr;
 /// assert_eq!(text.to_bytes(), b"0x07 0x0000000000000007");
 /// let text = CString::try_from_fmt(fmt!("{} {}", Hex(0xbeef_u16), Hex(u64::MAX)))?;
 /// assert_eq!(text.to_bytes(), b"0xbeef 0xffffffffffffffff");
+/// assert_eq!("0x10\n".parse::<Hex<u8>>()?, Hex(16));
 /// # Ok::<(), Error>(())
 /// ```
 #[repr(transparent)]
@@ -129,13 +124,6 @@ impl<T: HexDigits> core::fmt::Display for Hex<T> {
     }
 }
 
-/// The same text as [`Display`](fmt::Display), so that [`Writer`] shows it.
-impl<T: HexDigits> fmt::Debug for Hex<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        core::fmt::Display::fmt(self, f)
-    }
-}
-
 impl<T: HexDigits> ParseLikeC for Hex<T> {
     fn parse_like_c(text: &CStr) -> Result<Self> {
         T::parse_like_c(text).map(Hex)
@@ -159,9 +147,7 @@ unsafe impl<T: HexDigits + AtomicType> AtomicType for Hex<T> {
 
 /// A `bool` shown as C's `debugfs_create_bool()` shows it: `Y` or `N`.
 ///
-/// Writes parse like `kstrtobool`: `y`, `Y`, `1`, `on` and `n`, `N`, `0`, `off` (only the first
-/// characters count, as in C). It is an [`AtomicType`], and [`Display`](fmt::Display) prints the
-/// letter alone.
+/// Writes parse with `kstrtobool`, as in C (see [`Reader`]). It is an [`AtomicType`].
 ///
 /// # Examples
 ///
@@ -187,13 +173,6 @@ impl core::fmt::Display for YesNo {
     }
 }
 
-/// The same text as [`Display`](fmt::Display), so that [`Writer`] shows it.
-impl fmt::Debug for YesNo {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        core::fmt::Display::fmt(self, f)
-    }
-}
-
 impl ParseLikeC for YesNo {
     fn parse_like_c(text: &CStr) -> Result<Self> {
         bool::parse_like_c(text).map(YesNo)
@@ -215,10 +194,13 @@ unsafe impl AtomicType for YesNo {
     type Repr = <bool as AtomicType>::Repr;
 }
 
-/// Implements the kernel's [`fmt::Display`] (what `fmt!` uses) by forwarding to `core`'s.
-macro_rules! forward_kernel_display {
-    ($(impl$({$($generics:tt)*})? for $ty:ty;)*) => {$(
-        impl$(<$($generics)*>)? fmt::Display for $ty
+/// Implements the kernel's `$trait` by forwarding to `core`'s [`Display`](core::fmt::Display).
+///
+/// The kernel's [`fmt::Display`] is what `fmt!` uses; [`fmt::Debug`] is what the blanket [`Writer`]
+/// impl shows.
+macro_rules! forward_display {
+    ($($trait:ident: impl$({$($generics:tt)*})? for $ty:ty;)*) => {$(
+        impl$(<$($generics)*>)? fmt::$trait for $ty
         where
             $ty: core::fmt::Display,
         {
@@ -229,11 +211,14 @@ macro_rules! forward_kernel_display {
     )*};
 }
 
-forward_kernel_display! {
-    impl{T} for Hex<T>;
-    impl for YesNo;
-    impl{A} for SpaceSeparated<A>;
-    impl{S} for Str<S>;
+forward_display! {
+    Display: impl{T} for Hex<T>;
+    Debug: impl{T} for Hex<T>;
+    Display: impl for YesNo;
+    Debug: impl for YesNo;
+    Display: impl{A} for SpaceSeparated<A>;
+    Display: impl{S} for Str<S>;
+    Debug: impl{S} for Str<S>;
 }
 
 /// Numbers shown as C's `debugfs_create_u32_array()` shows them: separated by spaces, with a
@@ -309,9 +294,9 @@ impl<E: core::fmt::Display> Writer for SpaceSeparated<KVec<E>> {
 ///
 /// A [`Mutex<Str<CString>>`](Mutex) is writable as the C file is: a write replaces the string with
 /// the bytes written, minus trailing white space (C calls `strim()` and ignores its result, so
-/// leading white space stays), and fails with
-/// `E2BIG` if it has `PAGE_SIZE` bytes or more and `EINVAL` if it holds a NUL byte. Unlike C, a
-/// write at an offset does not append: like every text file here, it fails with `EINVAL`.
+/// leading white space stays), and fails with `E2BIG` if it has `PAGE_SIZE` bytes or more and
+/// `EINVAL` if it holds a NUL byte. Unlike C, a write at an offset does not append: like every
+/// text file here, it fails with `EINVAL`.
 ///
 /// # Examples
 ///
@@ -347,42 +332,25 @@ impl<S: core::ops::Deref<Target = CStr>> core::fmt::Display for Str<S> {
     }
 }
 
-/// The same text as [`Display`](fmt::Display), so that [`Writer`] shows it.
-impl<S: core::ops::Deref<Target = CStr>> fmt::Debug for Str<S> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        core::fmt::Display::fmt(self, f)
-    }
-}
-
-/// `text` without its trailing white space: what C's `debugfs_write_file_str()` keeps.
-///
-/// White space is what the kernel's `isspace()` says it is: `\t` to `\r`, space, and 0xa0.
-fn trim_end_space(text: &[u8]) -> &[u8] {
-    let space = |byte: &u8| matches!(byte, b'\t'..=b'\r' | b' ' | 0xa0);
-    let end = text
-        .iter()
-        .rposition(|b| !space(b))
-        .map_or(0, |last| last + 1);
-    &text[..end]
-}
-
 impl Reader for Mutex<Str<CString>> {
     fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result {
         let len = reader.len();
         if len >= crate::page::PAGE_SIZE {
             return Err(E2BIG);
         }
-        let mut text = KVec::new();
+        // Room for the NUL too, so that the `push` below does not allocate.
+        let mut text = KVec::with_capacity(len + 1, GFP_KERNEL)?;
         text.resize(len, 0, GFP_KERNEL)?;
         reader.read_slice(&mut text)?;
-        let text = trim_end_space(&text);
-        if text.contains(&0) {
-            return Err(EINVAL);
-        }
-        let mut bytes = KVec::with_capacity(text.len() + 1, GFP_KERNEL)?;
-        bytes.extend_from_slice(text, GFP_KERNEL)?;
-        bytes.push(0, GFP_KERNEL)?;
-        let value = CString::try_from(CStr::from_bytes_with_nul(&bytes).map_err(|_| EINVAL)?)?;
+        // What C's `debugfs_write_file_str()` keeps: no trailing white space, which is what the
+        // kernel's `isspace()` says it is (`\t` to `\r`, space and 0xa0).
+        let end = text
+            .iter()
+            .rposition(|byte| !matches!(byte, b'\t'..=b'\r' | b' ' | 0xa0))
+            .map_or(0, |last| last + 1);
+        text.truncate(end);
+        text.push(0, GFP_KERNEL)?;
+        let value = CString::try_from(CStr::from_bytes_with_nul(&text).map_err(|_| EINVAL)?)?;
         self.lock().0 = value;
         Ok(())
     }

@@ -3,16 +3,8 @@
 //! How values are shown in and updated from DebugFS files.
 //!
 //! Text files use [`Writer`] (for `cat`) and [`Reader`] (for `echo`); binary files use
-//! [`BinaryWriter`] and [`BinaryReader`], which copy raw bytes at the file offset, like C's
-//! `debugfs_create_blob`. [`BinaryReaderMut`] is the `&mut` form of [`BinaryReader`], for values
-//! that something else (such as a [`Mutex`]) gives exclusive access to.
-//!
-//! Text input follows the C DebugFS attribute files: integers are parsed by `kstrtoull` and
-//! `kstrtoll` with base 0 (decimal, `0x` hexadecimal, leading-`0` octal, an optional trailing
-//! newline), booleans by `kstrtobool`. Malformed input fails with `EINVAL` and out-of-range
-//! numbers with `ERANGE`; in both cases the value is left as it was. This holds wherever an
-//! integer or `bool` is parsed: in an [`Atomic`], a `core::sync::atomic` integer or a [`Mutex`].
-//! Values of other types, such as a driver's own [`AtomicType`] enum, parse with [`FromStr`].
+//! [`BinaryWriter`] and [`BinaryReader`] (or its `&mut` form [`BinaryReaderMut`]), which copy raw
+//! bytes at the file offset, like C's `debugfs_create_blob`.
 
 use super::formats::{
     Hex,
@@ -61,10 +53,9 @@ use zerocopy::Immutable;
 /// output is not a stable format, so implement `Writer` on a type of your own where user space
 /// parses what it reads.
 ///
-/// `write` may run in atomic context (under a spinlock of its own, say): it must not sleep, and
-/// the file never allocates while it runs. It may be called more than once per `read(2)`, as
-/// `seq_file` calls `show` again when its buffer was too small, so it should have no side
-/// effects.
+/// `write` may run in atomic context (under a spinlock of its own, say), so it must not sleep.
+/// It may run more than once per `read(2)`, as `seq_file`'s `show` does, so it should have no
+/// side effects.
 ///
 /// # Examples
 ///
@@ -90,11 +81,10 @@ use zerocopy::Immutable;
 /// let speed = dir.read_only_file(c"speed", Speed { mbps: 100, duplex: true });
 /// let speed = KBox::pin_init(speed, GFP_KERNEL)?;
 /// // What `cat /sys/kernel/debug/example_writer/speed` prints:
-/// let shown = CString::try_from_fmt(fmt!("{}", Shown(&**speed)))?;
+/// let shown = CString::try_from_fmt(fmt!("{}", Rendered(&**speed)))?;
 /// assert_eq!(shown.to_bytes(), b"100 Mb/s, full duplex\n");
-/// # /// Renders a `Writer` as its file's read does.
-/// # struct Shown<'a, T>(&'a T);
-/// # impl<T: Writer> fmt::Display for Shown<'_, T> {
+/// # struct Rendered<'a, T>(&'a T);
+/// # impl<T: Writer> fmt::Display for Rendered<'_, T> {
 /// #     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
 /// #         self.0.write(f)
 /// #     }
@@ -124,6 +114,15 @@ impl<T: Writer> Writer for Mutex<T> {
 /// value or fail and leave the value unchanged. Copy the bytes out of the reader before parsing
 /// them (user space may change them meanwhile), and bound how many you take: the length is the
 /// user's.
+///
+/// # C's parsing
+///
+/// The impls here parse integers and `bool` as the C DebugFS attribute files do, wherever they
+/// are (in an [`Atomic`], a `core::sync::atomic` integer, a [`Mutex`], a [`Hex`] or a [`YesNo`]):
+/// with `kstrtoull` or `kstrtoll` and base 0 (decimal, `0x` hexadecimal, leading-`0` octal, an
+/// optional trailing newline), and with `kstrtobool`. Malformed input fails with `EINVAL`, input
+/// over 128 bytes too, and out-of-range numbers with `ERANGE`; the value is then left as it was.
+/// Values of other types, such as a driver's own [`AtomicType`] enum, parse with [`FromStr`].
 ///
 /// # Examples
 ///
@@ -224,7 +223,7 @@ pub(super) fn parse_str_like_c<T: ParseLikeC>(text: &str) -> Result<T> {
     with_nul(text.len(), fill, T::parse_like_c)
 }
 
-/// Text values parsed exactly as C DebugFS parses them (see the module documentation).
+/// Text values parsed exactly as C DebugFS parses them (see [`Reader`]).
 ///
 /// Public only so that it can bound [`HexDigits`](super::HexDigits); the module is private.
 pub trait ParseLikeC: Sized {
@@ -258,10 +257,9 @@ impl ParseLikeC for bool {
 
 /// Parses the text of one write into a `T`.
 ///
-/// The integer types and `bool`, and their [`Hex`] and [`YesNo`] forms, parse exactly as C
-/// DebugFS parses them ([`ParseLikeC`]); any other type parses with [`FromStr`]: the text must be
-/// UTF-8, one trailing newline (as `echo` adds) is dropped, and every parse error is `EINVAL`. The
-/// choice is made per type at compile time, by asking whether `T` is one of those types.
+/// Types with a [`ParseLikeC`] impl use it; any other type parses with [`FromStr`]: the text must
+/// be UTF-8, one trailing newline (as `echo` adds) is dropped, and every parse error is `EINVAL`.
+/// The choice is made per type at compile time, by asking whether `T` is one of those types.
 fn parse_value<T: FromStr + 'static>(text: &CStr) -> Result<T> {
     let mut parsed: Option<T> = None;
     let slot: &mut dyn Any = &mut parsed;
@@ -284,8 +282,7 @@ fn parse_value<T: FromStr + 'static>(text: &CStr) -> Result<T> {
     }
 }
 
-/// Integers and `bool` parse like C DebugFS parses them (see the module documentation); any other
-/// type, such as a driver's own [`AtomicType`] enum, with [`FromStr`].
+/// Integers and `bool` parse as in C (see [`Reader`]), other types with [`FromStr`].
 impl<T: AtomicType + FromStr + 'static> Reader for Atomic<T>
 where
     T::Repr: AtomicBasicOps,
@@ -328,8 +325,7 @@ impl_reader_for_core_atomics!(
     u64 => AtomicU64,
 );
 
-/// Integers and `bool` parse like C DebugFS parses them (see the module documentation); any other
-/// type with [`FromStr`].
+/// Integers and `bool` parse as in C (see [`Reader`]), other types with [`FromStr`].
 impl<T: FromStr + Unpin + 'static> Reader for Mutex<T> {
     fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result {
         let value = parse_write(reader, parse_value::<T>)?;
@@ -350,13 +346,6 @@ impl<T: FromStr + Unpin + 'static> Reader for Mutex<T> {
 /// with C's `debugfs_create_blob()`. For an image that is the same on every kernel, implement
 /// the trait and build the bytes with `to_le_bytes()` (or `to_be_bytes()`), as the example
 /// below does.
-///
-/// # The offset contract
-///
-/// A read asks for bytes from `*offset` on, as many as `writer` has room for. Copy what exists
-/// there, advance `*offset` by the number of bytes copied and return it: fewer at the end of the
-/// value, 0 at or past the end (end of file), and `EINVAL` for a negative offset.
-/// [`UserSliceWriter::write_slice_file`] does all of that for one slice of bytes.
 ///
 /// # Examples
 ///
@@ -383,7 +372,7 @@ impl<T: FromStr + Unpin + 'static> Reader for Mutex<T> {
 ///         let mut image = [0u8; 8];
 ///         image[..4].copy_from_slice(&self.id.to_le_bytes());
 ///         image[4..].copy_from_slice(&self.status.load(Relaxed).to_le_bytes());
-///         // Bytes from `*offset` on, short at the end, 0 past it, `EINVAL` before 0.
+///         // Keeps the contract of `write_to_slice` for one slice of bytes.
 ///         writer.write_slice_file(&image, offset)
 ///     }
 /// }
@@ -399,8 +388,9 @@ pub trait BinaryWriter {
     /// Copies bytes of the value, from `*offset` on, into `writer`; advances `*offset` by the
     /// number of bytes copied and returns it.
     ///
-    /// Like C's `simple_read_from_buffer`: the copy is short at the end, 0 bytes at or past the
-    /// end, and a negative offset is `EINVAL`.
+    /// As many bytes are asked for as `writer` has room for. Like C's `simple_read_from_buffer`,
+    /// the copy is short at the end, 0 bytes at or past the end, and a negative offset is
+    /// `EINVAL`. [`UserSliceWriter::write_slice_file`] does all of that for one slice of bytes.
     fn write_to_slice(&self, writer: &mut UserSliceWriter, offset: &mut Offset) -> Result<usize>;
 }
 
@@ -416,29 +406,39 @@ impl<T: BinaryWriter> BinaryWriter for Mutex<T> {
     }
 }
 
-impl<T: BinaryWriter, A: Allocator> BinaryWriter for Box<T, A> {
-    fn write_to_slice(&self, writer: &mut UserSliceWriter, offset: &mut Offset) -> Result<usize> {
-        (**self).write_to_slice(writer, offset)
-    }
-}
-
-impl<T: BinaryWriter, A: Allocator> BinaryWriter for Pin<Box<T, A>> {
-    fn write_to_slice(&self, writer: &mut UserSliceWriter, offset: &mut Offset) -> Result<usize> {
-        (**self).write_to_slice(writer, offset)
-    }
-}
-
-impl<T: BinaryWriter> BinaryWriter for Arc<T> {
-    fn write_to_slice(&self, writer: &mut UserSliceWriter, offset: &mut Offset) -> Result<usize> {
-        (**self).write_to_slice(writer, offset)
-    }
-}
-
 impl<T: Immutable + IntoBytes, A: Allocator> BinaryWriter for Vec<T, A> {
     fn write_to_slice(&self, writer: &mut UserSliceWriter, offset: &mut Offset) -> Result<usize> {
         writer.write_slice_file(self.as_slice().as_bytes(), offset)
     }
 }
+
+/// Implements `$trait` for `Box`, `Pin<Box>` and `Arc` of a `T: $trait` by calling `T`'s.
+macro_rules! impl_through_pointers {
+    ($trait:ident, [$($unsized:tt)*], fn $method:ident($($arg:ident: $ty:ty),*) -> $ret:ty) => {
+        impl<T: $($unsized)* $trait, A: Allocator> $trait for Box<T, A> {
+            fn $method(&self, $($arg: $ty),*) -> $ret {
+                (**self).$method($($arg),*)
+            }
+        }
+
+        impl<T: $($unsized)* $trait, A: Allocator> $trait for Pin<Box<T, A>> {
+            fn $method(&self, $($arg: $ty),*) -> $ret {
+                (**self).$method($($arg),*)
+            }
+        }
+
+        impl<T: $($unsized)* $trait> $trait for Arc<T> {
+            fn $method(&self, $($arg: $ty),*) -> $ret {
+                (**self).$method($($arg),*)
+            }
+        }
+    };
+}
+
+impl_through_pointers!(
+    BinaryWriter, [],
+    fn write_to_slice(writer: &mut UserSliceWriter, offset: &mut Offset) -> Result<usize>
+);
 
 /// A value that can be overwritten with raw bytes, given exclusive access.
 ///
@@ -449,8 +449,9 @@ impl<T: Immutable + IntoBytes, A: Allocator> BinaryWriter for Vec<T, A> {
 ///
 /// # Examples
 ///
-/// A table whose first entry user space may not change. Writing through the `[u8]` impl keeps
-/// the all-or-nothing rule: the bytes land only once all of them were copied.
+/// A table whose first entry user space may not change, in a file that the [`Mutex`] makes
+/// writable. Writing through the `[u8]` impl keeps the all-or-nothing rule: the bytes land only
+/// once all of them were copied.
 ///
 /// ```
 /// use kernel::debugfs::{BinaryReaderMut, Dir};
@@ -623,20 +624,7 @@ impl<T: BinaryReaderMut + Unpin> BinaryReader for Mutex<T> {
     }
 }
 
-impl<T: ?Sized + BinaryReader, A: Allocator> BinaryReader for Box<T, A> {
-    fn read_from_slice(&self, reader: &mut UserSliceReader, offset: &mut Offset) -> Result<usize> {
-        (**self).read_from_slice(reader, offset)
-    }
-}
-
-impl<T: ?Sized + BinaryReader, A: Allocator> BinaryReader for Pin<Box<T, A>> {
-    fn read_from_slice(&self, reader: &mut UserSliceReader, offset: &mut Offset) -> Result<usize> {
-        (**self).read_from_slice(reader, offset)
-    }
-}
-
-impl<T: ?Sized + BinaryReader> BinaryReader for Arc<T> {
-    fn read_from_slice(&self, reader: &mut UserSliceReader, offset: &mut Offset) -> Result<usize> {
-        (**self).read_from_slice(reader, offset)
-    }
-}
+impl_through_pointers!(
+    BinaryReader, [?Sized +],
+    fn read_from_slice(reader: &mut UserSliceReader, offset: &mut Offset) -> Result<usize>
+);
