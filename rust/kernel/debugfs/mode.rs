@@ -3,11 +3,9 @@
 //! [`Mode`]: who may read and who may write the files of a directory handle.
 //!
 //! A C driver passes each file an octal mode, and nothing stops it from passing 0644 to a file
-//! whose operations cannot write. Here a mode is a value of its own type, set once on a
-//! [`Dir`](super::Dir) or [`ScopedDir`](super::ScopedDir) handle, and each file takes from it only
-//! what its operations implement: a read-only file made through a handle with mode 0644 gets
-//! 0444, as C's `debugfs_create_blob()` masks the write bits of a read-only blob. A mode can
-//! therefore never grant an access the file does not have.
+//! whose operations cannot write. Here a mode is set once on a [`Dir`](super::Dir) or
+//! [`ScopedDir`](super::ScopedDir) handle, and each file keeps only the permissions its operations
+//! implement, as C's `debugfs_create_blob()` masks the write bits of a read-only blob.
 
 use crate::bindings;
 
@@ -44,9 +42,9 @@ impl Access {
 /// The permissions of the files created through a directory handle.
 ///
 /// Set it with [`Dir::with_mode`](super::Dir::with_mode) or
-/// [`ScopedDir::with_mode`](super::ScopedDir::with_mode); the default is [`Mode::OWNER`], the
-/// modes of upstream's methods (0400, 0600 and 0200). Each file keeps the read permissions only if
-/// it can be read and the write permissions only if it can be written.
+/// [`ScopedDir::with_mode`](super::ScopedDir::with_mode); the default is [`Mode::OWNER`]. Each file
+/// keeps the read permissions only if it can be read and the write permissions only if it can be
+/// written.
 ///
 /// # Examples
 ///
@@ -85,14 +83,12 @@ impl Mode {
 
     /// The mode of a file with these permissions, given whether it can be read and written.
     pub(crate) const fn for_file(self, readable: bool, written: bool) -> bindings::umode_t {
-        let read_bits = Access::Everyone.bits(bindings::S_IRUSR as u16);
-        let write_bits = Access::Everyone.bits(bindings::S_IWUSR as u16);
         let mut mask = 0;
         if readable {
-            mask |= read_bits;
+            mask |= Access::Everyone.bits(bindings::S_IRUSR as u16);
         }
         if written {
-            mask |= write_bits;
+            mask |= Access::Everyone.bits(bindings::S_IWUSR as u16);
         }
         (self.bits & mask) as bindings::umode_t
     }
