@@ -43,7 +43,6 @@ use crate::{
         UserSliceWriter, //
     }, //
 };
-use core::mem::MaybeUninit;
 
 /// Bytes of text rendered on the stack; longer text is rendered again on the heap.
 ///
@@ -293,24 +292,7 @@ pub(super) unsafe extern "C" fn release(
 /// holds only the beginning of the text. Nothing is allocated while `text` is being formatted.
 /// `EINVAL` if the [`Writer`](super::Writer) fails.
 fn render(text: fmt::Arguments<'_>, buf: &mut [u8]) -> Result<usize> {
-    render_with(text, buf, core::convert::identity)
-}
-
-/// [`render`] into a buffer that may not be initialised, such as a `seq_file`'s.
-pub(super) fn render_uninit(
-    text: fmt::Arguments<'_>,
-    buf: &mut [MaybeUninit<u8>],
-) -> Result<usize> {
-    render_with(text, buf, MaybeUninit::new)
-}
-
-/// [`render`] into a buffer of `B`s, each made from a byte of text by `wrap`.
-fn render_with<B>(
-    text: fmt::Arguments<'_>,
-    buf: &mut [B],
-    wrap: impl Fn(u8) -> B,
-) -> Result<usize> {
-    let mut sink = Sink { buf, len: 0, wrap };
+    let mut sink = Sink { buf, len: 0 };
     fmt::Write::write_fmt(&mut sink, text).map_err(|_| EINVAL)?;
     Ok(sink.len)
 }
@@ -337,23 +319,20 @@ fn render_to_vec(text: fmt::Arguments<'_>, mut len: usize) -> Result<KVVec<u8>> 
 }
 
 /// The [`fmt::Write`] of [`render`]: fills `buf` and counts the rest.
-struct Sink<'a, B, W> {
-    buf: &'a mut [B],
+struct Sink<'a> {
+    buf: &'a mut [u8],
     /// Bytes written so far, including those that did not fit.
     len: usize,
-    wrap: W,
 }
 
-impl<B, W: Fn(u8) -> B> fmt::Write for Sink<'_, B, W> {
+impl fmt::Write for Sink<'_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        let end = self.len.saturating_add(s.len());
         // Past the end of the buffer, the text is counted, not kept.
-        if let Some(room) = self.buf.get_mut(self.len.min(self.buf.len())..) {
-            for (place, byte) in room.iter_mut().zip(s.bytes()) {
-                *place = (self.wrap)(byte);
-            }
-        }
-        self.len = end;
+        let start = self.len.min(self.buf.len());
+        let room = &mut self.buf[start..];
+        let kept = room.len().min(s.len());
+        room[..kept].copy_from_slice(&s.as_bytes()[..kept]);
+        self.len = self.len.saturating_add(s.len());
         Ok(())
     }
 }
