@@ -41,6 +41,44 @@ use core::ops::Deref;
 ///
 /// With `CONFIG_DEBUG_FS=n` a [`Dir`] is zero-sized.
 ///
+/// # Examples
+///
+/// A driver's directory, with one file of each kind:
+///
+/// ```
+/// use kernel::debugfs::Dir;
+/// use kernel::new_mutex;
+/// use kernel::sync::atomic::{Atomic, Relaxed};
+///
+/// // `/sys/kernel/debug/example_dir/` and `.../dev0/`, which keeps its parent alive.
+/// let dir = Dir::new(c"example_dir").subdir(c"dev0");
+/// // `cat version` prints "3"; the file is 0400.
+/// let version = KBox::pin_init(dir.read_only_file(c"version", 3u32), GFP_KERNEL)?;
+/// // `echo 0x10 > level` stores 16, as in a C `debugfs_create_u32()` file; 0600.
+/// let level = KBox::pin_init(dir.read_write_file(c"level", Atomic::<u32>::new(7)), GFP_KERNEL)?;
+/// // `echo 1 > trigger`; only the driver reads it back; 0200.
+/// let trigger = KBox::pin_init(dir.write_only_file(c"trigger", Atomic::new(false)), GFP_KERNEL)?;
+/// // `hexdump id` shows de ad be ef; `ls -l log` shows 4096 bytes.
+/// let id = KBox::pin_init(dir.read_binary_file(c"id", [0xde_u8, 0xad, 0xbe, 0xef]), GFP_KERNEL)?;
+/// let log = dir.read_binary_file_with_size(c"log", [0u8; 4096], 4096);
+/// let log = KBox::pin_init(log, GFP_KERNEL)?;
+/// // 16 bytes that `dd conv=notrunc` may patch, and a key that can only be written.
+/// let regs = dir.read_write_binary_file(c"regs", new_mutex!([0u8; 16]));
+/// let regs = KBox::pin_init(regs, GFP_KERNEL)?;
+/// let key = KBox::pin_init(dir.write_binary_file(c"key", new_mutex!([0u32; 4])), GFP_KERNEL)?;
+/// // `readlink current` prints "dev0".
+/// let current = dir.symlink(c"current", c"dev0");
+///
+/// // The driver keeps using its values through the handles.
+/// level.store(8, Relaxed);
+/// regs.lock()[3] = 1;
+/// assert_eq!((**version, level.load(Relaxed), trigger.load(Relaxed)), (3, 8, false));
+/// assert_eq!((id[0], log.len(), regs.lock()[3], key.lock()[0]), (0xde, 4096, 1, 0));
+/// // Each file goes when its handle is dropped, the directories when the last handle is.
+/// drop((current, key, regs, log, id, trigger, level, version));
+/// # Ok::<(), Error>(())
+/// ```
+///
 /// # Invariants
 ///
 /// If `entry` is `Some`, the `Entry` in it is live.
@@ -142,21 +180,6 @@ impl Dir {
     /// Creates a directory in this one.
     ///
     /// The subdirectory keeps this directory alive.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # use kernel::debugfs::Dir;
-    /// // `/sys/kernel/debug/example_subdir/child/`.
-    /// let child = {
-    ///     let parent = Dir::new(c"example_subdir");
-    ///     parent.subdir(c"child")
-    /// };
-    /// // The parent stays until the child is gone, so the file's path stays valid.
-    /// let file = KBox::pin_init(child.read_only_file(c"depth", 2u8), GFP_KERNEL)?;
-    /// assert_eq!(**file, 2);
-    /// # Ok::<(), Error>(())
-    /// ```
     pub fn subdir(&self, name: &CStr) -> Self {
         Self::create(name, Some(self))
     }
@@ -215,17 +238,6 @@ impl Dir {
     /// Creates a read-only file showing `data` as text.
     ///
     /// The file has mode 0400; reading it shows what [`Writer`] renders.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # use kernel::debugfs::Dir;
-    /// let dir = Dir::new(c"example_read_only");
-    /// // `cat /sys/kernel/debug/example_read_only/version` prints "3".
-    /// let version = KBox::pin_init(dir.read_only_file(c"version", 3u32), GFP_KERNEL)?;
-    /// assert_eq!(**version, 3);
-    /// # Ok::<(), Error>(())
-    /// ```
     pub fn read_only_file<'a, T, E: 'a>(
         &'a self,
         name: &'a CStr,
@@ -241,21 +253,6 @@ impl Dir {
     ///
     /// The file has mode 0600; reading it shows what [`Writer`] renders, writing it hands the
     /// bytes to [`Reader`].
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # use kernel::debugfs::Dir;
-    /// use kernel::sync::atomic::{Atomic, Relaxed};
-    ///
-    /// let dir = Dir::new(c"example_read_write");
-    /// // `echo 0x10 > .../level` stores 16, as it would in a C `debugfs_create_u32()` file.
-    /// let level = dir.read_write_file(c"level", Atomic::<u32>::new(7));
-    /// let level = KBox::pin_init(level, GFP_KERNEL)?;
-    /// level.store(8, Relaxed);
-    /// assert_eq!(level.load(Relaxed), 8);
-    /// # Ok::<(), Error>(())
-    /// ```
     pub fn read_write_file<'a, T, E: 'a>(
         &'a self,
         name: &'a CStr,
@@ -270,20 +267,6 @@ impl Dir {
     /// Creates a write-only file updating `data` from text.
     ///
     /// The file has mode 0200; writing it hands the bytes to [`Reader`].
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # use kernel::debugfs::Dir;
-    /// use kernel::sync::atomic::{Atomic, Relaxed};
-    ///
-    /// let dir = Dir::new(c"example_write_only");
-    /// // `echo 1 > .../trigger`; only the driver reads it.
-    /// let trigger = dir.write_only_file(c"trigger", Atomic::new(false));
-    /// let trigger = KBox::pin_init(trigger, GFP_KERNEL)?;
-    /// assert!(!trigger.load(Relaxed));
-    /// # Ok::<(), Error>(())
-    /// ```
     pub fn write_only_file<'a, T, E: 'a>(
         &'a self,
         name: &'a CStr,
@@ -334,33 +317,6 @@ impl Dir {
     /// Creates a read-write file that shows `data` through `F` and updates it through `W`.
     ///
     /// Both callbacks must be zero-sized, see [`Dir::read_callback_file`].
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # use kernel::debugfs::Dir;
-    /// use kernel::sync::atomic::{Atomic, Relaxed};
-    ///
-    /// let dir = Dir::new(c"example_read_write_callback");
-    /// // `cat .../mode` prints "on" or "off"; `echo off > .../mode` turns it off.
-    /// let mode = KBox::pin_init(
-    ///     dir.read_write_callback_file(
-    ///         c"mode",
-    ///         Atomic::new(true),
-    ///         &|on, f| writeln!(f, "{}", if on.load(Relaxed) { "on" } else { "off" }),
-    ///         &|on, reader| {
-    ///             let mut buf = [0u8; 4];
-    ///             let len = reader.len().min(buf.len());
-    ///             reader.read_slice(&mut buf[..len])?;
-    ///             on.store(buf.starts_with(b"on"), Relaxed);
-    ///             Ok(())
-    ///         },
-    ///     ),
-    ///     GFP_KERNEL,
-    /// )?;
-    /// assert!(mode.load(Relaxed));
-    /// # Ok::<(), Error>(())
-    /// ```
     pub fn read_write_callback_file<'a, T, E: 'a, F, W>(
         &'a self,
         name: &'a CStr,
@@ -379,25 +335,6 @@ impl Dir {
     /// Creates a write-only file that updates `data` through the callback `W`.
     ///
     /// `W` must be zero-sized, see [`Dir::read_callback_file`].
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # use kernel::debugfs::Dir;
-    /// use kernel::sync::atomic::{Atomic, Relaxed};
-    ///
-    /// let dir = Dir::new(c"example_write_callback");
-    /// // Every write to `.../kick`, whatever it says, counts one kick.
-    /// let kicks = KBox::pin_init(
-    ///     dir.write_callback_file(c"kick", Atomic::<u32>::new(0), &|kicks, _reader| {
-    ///         kicks.fetch_add(1, Relaxed);
-    ///         Ok(())
-    ///     }),
-    ///     GFP_KERNEL,
-    /// )?;
-    /// assert_eq!(kicks.load(Relaxed), 0);
-    /// # Ok::<(), Error>(())
-    /// ```
     pub fn write_callback_file<'a, T, E: 'a, W>(
         &'a self,
         name: &'a CStr,
@@ -414,18 +351,6 @@ impl Dir {
     /// Creates a read-only binary file: reading it copies out the bytes of `data`.
     ///
     /// Reads honour the file offset like C's `debugfs_create_blob()`, see [`BinaryWriter`].
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # use kernel::debugfs::Dir;
-    /// let dir = Dir::new(c"example_read_binary");
-    /// // `hexdump .../id` shows de ad be ef.
-    /// let id = dir.read_binary_file(c"id", [0xde_u8, 0xad, 0xbe, 0xef]);
-    /// let id = KBox::pin_init(id, GFP_KERNEL)?;
-    /// assert_eq!(id[0], 0xde);
-    /// # Ok::<(), Error>(())
-    /// ```
     pub fn read_binary_file<'a, T, E: 'a>(
         &'a self,
         name: &'a CStr,
@@ -440,23 +365,6 @@ impl Dir {
     /// Creates a read-write binary file: reads copy out bytes of `data`, writes copy bytes in.
     ///
     /// See [`BinaryWriter`] and [`BinaryReader`] for offsets and sizes.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # use kernel::debugfs::Dir;
-    /// use kernel::new_mutex;
-    ///
-    /// let dir = Dir::new(c"example_read_write_binary");
-    /// // 16 bytes that user space may patch with `dd conv=notrunc seek=...`.
-    /// let regs = KBox::pin_init(
-    ///     dir.read_write_binary_file(c"regs", new_mutex!([0u8; 16])),
-    ///     GFP_KERNEL,
-    /// )?;
-    /// regs.lock()[3] = 1;
-    /// assert_eq!(regs.lock()[3], 1);
-    /// # Ok::<(), Error>(())
-    /// ```
     pub fn read_write_binary_file<'a, T, E: 'a>(
         &'a self,
         name: &'a CStr,
@@ -486,18 +394,6 @@ impl Dir {
     /// This is C's `debugfs_create_file_size()`: `ls -l` and tools that size their reads by
     /// `st_size` see the length of the data. The size is set once, here: if the data later grows
     /// or shrinks, reads still return what is there, and only `stat` is stale.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # use kernel::debugfs::Dir;
-    /// let dir = Dir::new(c"example_sized");
-    /// // `ls -l .../log` shows 4096 bytes.
-    /// let log = dir.read_binary_file_with_size(c"log", [0u8; 4096], 4096);
-    /// let log = KBox::pin_init(log, GFP_KERNEL)?;
-    /// assert_eq!(log.len(), 4096);
-    /// # Ok::<(), Error>(())
-    /// ```
     pub fn read_binary_file_with_size<'a, T, E: 'a>(
         &'a self,
         name: &'a CStr,
@@ -560,18 +456,6 @@ impl Dir {
     /// `target` is stored as given: a path relative to this directory, or an absolute one. The
     /// link is removed when the returned [`Symlink`] is dropped, and keeps this directory alive
     /// until then.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # use kernel::debugfs::Dir;
-    /// let dir = Dir::new(c"example_symlink");
-    /// let dev0 = dir.subdir(c"dev0");
-    /// // `readlink .../current` prints "dev0".
-    /// let current = dir.symlink(c"current", c"dev0");
-    /// drop((current, dev0));
-    /// # Ok::<(), Error>(())
-    /// ```
     pub fn symlink(&self, name: &CStr, target: &CStr) -> Symlink {
         Symlink {
             _entry: match self.entry() {
