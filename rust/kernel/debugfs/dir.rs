@@ -510,9 +510,7 @@ impl Dir {
     where
         F: for<'data, 'dir> FnOnce(&'data T, &'dir ScopedDir<'data, 'dir>) + 'a,
     {
-        Scope::new(data, move |data| {
-            ScopedDir::build(name, Some(self), data, init)
-        })
+        Scope::tree(data, name, Some(self), init)
     }
 }
 

@@ -47,6 +47,8 @@ use core::{
 /// - Every file in the tree of `entry` shows `data` or a part of it (or data that is never
 ///   freed), and `data` does not move while the scope exists (it is pinned).
 /// - `entry` is removed before `data` is dropped: fields drop in declaration order.
+/// - `data` is only ever shared: the scope gives out `&T` ([`Deref`]) and never `&mut T`, so the
+///   files may read it concurrently.
 #[pin_data]
 pub struct Scope<T> {
     // Field order is load-bearing: fields drop in declaration order, so the whole tree is removed
@@ -82,6 +84,32 @@ impl<'b, T: 'b> Scope<T> {
             let scope = unsafe { scope.get_unchecked_mut() };
             scope.entry = init(&scope.data);
             Ok(())
+        })
+    }
+}
+
+impl<'b, T: 'static> Scope<T> {
+    /// Initialises the data, then creates the directory `name` in `parent` (or at the DebugFS
+    /// root) and lets `init` fill it with files on the data.
+    pub(super) fn tree<E: 'b, F>(
+        data: impl PinInit<T, E> + 'b,
+        name: &'b CStr,
+        parent: Option<&'b Dir>,
+        init: F,
+    ) -> impl PinInit<Self, E> + 'b
+    where
+        F: for<'data, 'dir> FnOnce(&'data T, &'dir ScopedDir<'data, 'dir>) + 'b,
+    {
+        Scope::new(data, move |data| {
+            // INVARIANT: The root of the tree of the scope being built, and `data` is that
+            // scope's pinned data, with `T: 'static`.
+            let root = ScopedDir {
+                entry: ManuallyDrop::new(dir_entry(name, parent)),
+                mode: parent.map_or(Mode::OWNER, Dir::mode),
+                _data: PhantomData,
+            };
+            init(data, &root);
+            ManuallyDrop::into_inner(root.entry)
         })
     }
 }
@@ -132,7 +160,7 @@ impl<'a, T: 'a> Scope<T> {
         T: 'static,
         F: for<'data, 'dir> FnOnce(&'data T, &'dir ScopedDir<'data, 'dir>) + 'a,
     {
-        Scope::new(data, move |data| ScopedDir::build(name, None, data, init))
+        Scope::tree(data, name, None, init)
     }
 }
 
@@ -231,29 +259,6 @@ pub struct ScopedDir<'data, 'dir> {
     // The permissions of files created through this handle.
     mode: Mode,
     _data: PhantomData<fn(&'data ()) -> &'dir ()>,
-}
-
-impl<'data> ScopedDir<'data, 'static> {
-    /// Creates the root of a scope in `parent` (or at the DebugFS root), lets `init` fill it, and
-    /// returns the entry the [`Scope`] must drop before the data.
-    pub(super) fn build<T, F>(
-        name: &CStr,
-        parent: Option<&Dir>,
-        data: &'data T,
-        init: F,
-    ) -> Entry<'static>
-    where
-        F: for<'d, 'dir> FnOnce(&'d T, &'dir ScopedDir<'d, 'dir>),
-    {
-        // INVARIANT: The root of the tree of the scope that `data` belongs to.
-        let root = ScopedDir {
-            entry: ManuallyDrop::new(dir_entry(name, parent)),
-            mode: parent.map_or(Mode::OWNER, Dir::mode),
-            _data: PhantomData,
-        };
-        init(data, &root);
-        ManuallyDrop::into_inner(root.entry)
-    }
 }
 
 impl<'data, 'dir> ScopedDir<'data, 'dir> {
