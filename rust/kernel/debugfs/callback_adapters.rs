@@ -2,23 +2,14 @@
 
 //! Callback files without storing the callbacks.
 //!
-//! A callback file shows a `T` through a closure `F` and updates it through a closure `W`,
-//! instead of through `T`'s own [`Writer`] and [`Reader`]. Storing the closures would take memory
-//! next to the file; boxing them would allocate. Instead, only their *types* are carried: the
-//! file's data is viewed as a [`Callbacks<T, F, W>`], which wraps `T` and names `F` and `W` in a
-//! [`PhantomData`], and whose [`Writer`] and [`Reader`] conjure the closures back from their types
-//! with [`materialize_zst`].
+//! A callback file shows a `T` through a closure `F` and updates it through a closure `W`. Only
+//! the closures' *types* are carried: the file's data is viewed as a [`Callbacks<T, F, W>`], whose
+//! [`Writer`] and [`Reader`] conjure the closures back with [`materialize_zst`].
 //!
-//! This is possible because the closures must be zero-sized (a function item or a closure that
-//! captures nothing), which each table checks at compile time, so a capturing closure is
-//! rejected where it is passed. It is sound because whoever created the file held a `&'static F`
-//! (and `&'static W`), which proves that the type has a value, and because the closures must be
-//! [`Copy`], so conjuring one more value forges nothing (see [`materialize_zst`]).
-//!
-//! [`Callbacks`] is `#[repr(transparent)]` over the data, so the [`FileOps`] of
-//! `Callbacks<T, F, W>` can serve files whose `i_private` points at a plain `T` (see [`adapt`]).
-//! The rest of the module only sees the resulting tables: [`read_only`], [`read_write`] and
-//! [`write_only`].
+//! The closures must be zero-sized (a function item or a closure that captures nothing), which
+//! each table checks at compile time, and [`Copy`]; whoever created the file held a `&'static F`
+//! (and `&'static W`), which proves that the type has a value. [`Callbacks`] is
+//! `#[repr(transparent)]` over `T`, so its [`FileOps`] serve files showing a plain `T` ([`adapt`]).
 
 use super::{
     file_ops::{
@@ -37,8 +28,7 @@ use core::marker::PhantomData;
 
 /// Data of a callback file, rendered by the closure type `F` and updated by the closure type `W`.
 ///
-/// A file that cannot be read has `()` as `F`, one that cannot be written `()` as `W`: `()` is
-/// no closure, so the adapter then has no [`Writer`] or no [`Reader`].
+/// `()` (no closure) as `F` or `W` gives no [`Writer`] or no [`Reader`].
 #[repr(transparent)]
 struct Callbacks<T, F, W> {
     inner: T,
@@ -50,8 +40,8 @@ where
     F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Copy + 'static,
 {
     fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // SAFETY: `F` is inhabited: data is only viewed as a `Callbacks` (a type private to this
-        // module) by the tables of `read_only` and `read_write`, which took a `&'static F`.
+        // SAFETY: `F` is inhabited: only the tables of `read_only` and `read_write`, which took a
+        // `&'static F`, view data as a `Callbacks` (private to this module).
         let format = unsafe { materialize_zst::<F>() };
         format(&self.inner, f)
     }
@@ -62,8 +52,8 @@ where
     W: Fn(&T, &mut UserSliceReader) -> Result + Copy + 'static,
 {
     fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result {
-        // SAFETY: `W` is inhabited: data is only viewed as a `Callbacks` (a type private to this
-        // module) by the tables of `read_write` and `write_only`, which took a `&'static W`.
+        // SAFETY: `W` is inhabited: only the tables of `read_write` and `write_only`, which took
+        // a `&'static W`, view data as a `Callbacks` (private to this module).
         let write = unsafe { materialize_zst::<W>() };
         write(&self.inner, reader)
     }
@@ -74,12 +64,10 @@ const fn adapt<T, F, W, O>(
     file_ops: &'static FileOps<Callbacks<T, F, W>, O>,
 ) -> &'static FileOps<T, O> {
     const { assert!(FileOps::<Callbacks<T, F, W>, O>::same_layout_as::<T>()) };
-    // SAFETY: `FileOps` is `#[repr(C)]` and its data type only appears in a `PhantomData` (a
-    // zero-sized field with alignment 1 for every type), so both types have the same fields at
-    // the same offsets (also checked just above): the cast keeps size, alignment and validity.
-    // The type invariant of `FileOps` carries over: `Callbacks<T, F, W>` is `#[repr(transparent)]`
-    // over `T` with only a `PhantomData` beside it, so a pointer to a live `T` is a pointer to a
-    // live `Callbacks<T, F, W>`.
+    // SAFETY: Both types have the same layout (`#[repr(C)]` with the data type only in a
+    // `PhantomData`; checked above), so the cast keeps size, alignment and validity. The
+    // invariant of `FileOps` carries over: `Callbacks<T, F, W>` is `#[repr(transparent)]` over
+    // `T`, so a pointer to a live `T` is a pointer to a live `Callbacks<T, F, W>`.
     unsafe { &*core::ptr::from_ref(file_ops).cast() }
 }
 
@@ -125,21 +113,16 @@ where
 
 /// Returns a reference to the value of the zero-sized type `F`.
 ///
-/// `F` must be `Copy`: a zero-sized type whose values are freely duplicated has no identity, no
-/// address that matters and nothing to drop, so one more reference to a conjured value is
-/// indistinguishable from a reference to the one the caller saw. (A non-`Copy` zero-sized type
-/// may be a token whose construction means something, such as proof that a lock is held; this
-/// function must not forge those.)
+/// `F` must be `Copy`, so that a conjured value forges nothing: a non-`Copy` zero-sized type may
+/// be a token whose construction means something, such as proof that a lock is held.
 ///
 /// # Safety
 ///
 /// `F` must be inhabited: the caller must know that a value of `F` has existed, for example
-/// because it was given a `&'static F`. Conjuring a value of an empty type is undefined
-/// behaviour.
+/// because it was given a `&'static F`.
 unsafe fn materialize_zst<F: Copy>() -> &'static F {
     const { assert_zero_sized::<F>() };
-    // SAFETY: `F` is zero-sized (checked at compile time above), so a dangling, well-aligned
-    // pointer is valid for reads of `F` and points at a value of `F`: there are no bytes to be
-    // initialised, and `F` is inhabited by the caller's guarantee.
+    // SAFETY: `F` is zero-sized (checked above), so a dangling, well-aligned pointer is valid for
+    // reads of `F`, and points at a value of `F` as `F` is inhabited (our caller's guarantee).
     unsafe { core::ptr::NonNull::<F>::dangling().as_ref() }
 }

@@ -2,10 +2,8 @@
 
 //! [`Entry`]: the owner of one DebugFS dentry.
 //!
-//! This is the only place that calls into `fs/debugfs`, and the only place that behaves
-//! differently when DebugFS is compiled out: with `CONFIG_DEBUG_FS=n` an [`Entry`] is zero-sized
-//! and is never [`live`](Entry::is_live), so the rest of the module is the same code in both
-//! configurations.
+//! The only caller of `fs/debugfs`, and the only code that differs when DebugFS is compiled out:
+//! then an [`Entry`] is zero-sized and never [`live`](Entry::is_live).
 //!
 //! C header: [`include/linux/debugfs.h`](srctree/include/linux/debugfs.h)
 
@@ -28,25 +26,20 @@ use crate::{
     str::CStrExt, //
 };
 
-/// What an [`Entry`] holds: a dentry if DebugFS created one, nothing if DebugFS is compiled out.
+/// What an [`Entry`] holds: the dentry DebugFS created, if any.
 #[cfg(CONFIG_DEBUG_FS)]
 type Dentry = Option<core::ptr::NonNull<bindings::dentry>>;
 #[cfg(not(CONFIG_DEBUG_FS))]
 type Dentry = NoDentry;
 
-/// Stands in for a dentry when DebugFS is compiled out.
 #[cfg(not(CONFIG_DEBUG_FS))]
 #[derive(Clone, Copy)]
 struct NoDentry;
 
 /// An owned DebugFS dentry, removed (with everything below it) when dropped.
 ///
-/// DebugFS never reports errors to its callers, so an [`Entry`] records a failed creation as an
-/// entry that is not live. Children of such an entry are never created: handing its dentry to C
-/// would create them at the DebugFS root, where nobody would ever remove them.
-///
-/// The lifetime `'a` bounds entries whose parent is borrowed rather than owned (see
-/// [`Entry::dir_in`]).
+/// A failed creation gives an entry that is not live, whose children are never created (C would
+/// create them at the root, where nobody would remove them). `'a` bounds a borrowed parent.
 ///
 /// # Invariants
 ///
@@ -73,8 +66,6 @@ unsafe impl Sync for Entry<'_> {}
 
 impl Entry<'static> {
     /// Creates an entry that stands for nothing.
-    ///
-    /// It stands in where creation failed or DebugFS is off, and is a placeholder to overwrite.
     pub(crate) const fn empty() -> Self {
         // INVARIANT: No dentry, so nothing to remove and no parent to keep.
         Self {
@@ -94,8 +85,7 @@ impl Entry<'static> {
         Self::from_parts(dentry, parent)
     }
 
-    /// Creates `file`, named `name`, in `parent` and keeps `parent` alive; without a `parent`
-    /// (its creation failed, or DebugFS is compiled out) it creates nothing.
+    /// Creates `file`, named `name`, in `parent` and keeps `parent` alive; nothing without one.
     ///
     /// # Safety
     ///
@@ -109,9 +99,8 @@ impl Entry<'static> {
         let Some(parent) = parent else {
             return Self::empty();
         };
-        // SAFETY: The file's dentry passes from this entry, which is never dropped, to the
-        // result, which removes it when it is dropped; until then the data of `file` stays valid
-        // (our caller's guarantee).
+        // SAFETY: The dentry passes from this entry, never dropped, to the result, which removes
+        // it when dropped; until then `file`'s data stays valid (our caller's guarantee).
         let borrowed = ManuallyDrop::new(unsafe { Entry::file_in(name, parent, file) });
         // INVARIANT: The dentry (if any) is new and ours, and `_parent` owns its parent.
         Self::from_parts(borrowed.dentry_raw(), Some(parent.clone()))
@@ -138,9 +127,6 @@ impl<'a> Entry<'a> {
     /// Creates `file`, named `name`, in `parent`, which it borrows; nothing if `parent` is not
     /// live.
     ///
-    /// Not generic, like everything it calls: one copy in the `kernel` crate creates the files
-    /// of every type of data, of every module.
-    ///
     /// # Safety
     ///
     /// The data of `file` must stay valid (and at the same address) until the file is removed:
@@ -149,44 +135,32 @@ impl<'a> Entry<'a> {
         #[cfg(CONFIG_DEBUG_FS)]
         let dentry = parent.dentry.and_then(|parent| {
             let (name, parent, data) = (name.as_char_ptr(), parent.as_ptr(), file.data());
+            let (mode, aux) = (file.mode, core::ptr::null());
             // SAFETY: `name` is NUL-terminated and DebugFS copies it. `parent` is live by the
-            // type invariant of the parent `Entry`, and a directory: files are only created in
-            // the entries of `Dir`s and `ScopedDir`s. By the type invariant of `NewFile`, the
-            // callbacks of the table are sound on `data` while it is valid, which it is until the
-            // file is removed (our caller's guarantee). `aux` is null: DebugFS only stores it.
+            // invariant of its `Entry`, and a directory (files are only created in `Dir`s and
+            // `ScopedDir`s). By the invariant of `NewFile`, the table's callbacks are sound on
+            // `data`, valid until the file is removed (our caller's guarantee). `aux` is unused.
             let dentry = unsafe {
                 match file.table() {
-                    RawTable::Full(table) => bindings::debugfs_create_file_full(
-                        name,
-                        file.mode(),
-                        parent,
-                        data,
-                        core::ptr::null(),
-                        table,
-                    ),
-                    RawTable::Short(table) => bindings::debugfs_create_file_short(
-                        name,
-                        file.mode(),
-                        parent,
-                        data,
-                        core::ptr::null(),
-                        table,
-                    ),
+                    RawTable::Full(ops) => {
+                        bindings::debugfs_create_file_full(name, mode, parent, data, aux, ops)
+                    }
+                    RawTable::Short(ops) => {
+                        bindings::debugfs_create_file_short(name, mode, parent, data, aux, ops)
+                    }
                 }
             };
             let dentry = core::ptr::NonNull::new(from_err_ptr(dentry).ok()?)?;
-            if file.size() != 0 {
+            if file.size != 0 {
                 // SAFETY: The dentry is new and positive, and its inode lives as long as it does.
-                // The file is already visible, so a concurrent `stat()` may see the size still
-                // 0: this is exactly what `debugfs_create_file_size()` does (it does not return
-                // the dentry, so it cannot be used here).
-                unsafe { (*(*dentry.as_ptr()).d_inode).i_size = file.size() };
+                // A racing `stat()` may see 0, as with `debugfs_create_file_size()`.
+                unsafe { (*(*dentry.as_ptr()).d_inode).i_size = file.size };
             }
             Some(dentry)
         });
         #[cfg(not(CONFIG_DEBUG_FS))]
         let dentry = {
-            let _ = (name, parent, file);
+            let _ = (name, parent, file.mode, file.size);
             NoDentry
         };
         // INVARIANT: The dentry (if any) is new and ours; its parent is borrowed for `'a`.
@@ -237,7 +211,6 @@ impl Entry<'_> {
         false
     }
 
-    /// The dentry, copied.
     fn dentry_raw(&self) -> Dentry {
         #[cfg(CONFIG_DEBUG_FS)]
         {
@@ -251,16 +224,10 @@ impl Entry<'_> {
     fn create_symlink(&self, name: &CStr, target: &CStr) -> Dentry {
         #[cfg(CONFIG_DEBUG_FS)]
         {
-            let parent = self.dentry?;
+            let (parent, name, target) = (self.dentry?, name.as_char_ptr(), target.as_char_ptr());
             // SAFETY: `name` and `target` are NUL-terminated and DebugFS copies both. `parent` is
             // live by the type invariant of `self`.
-            let dentry = unsafe {
-                bindings::debugfs_create_symlink(
-                    name.as_char_ptr(),
-                    parent.as_ptr(),
-                    target.as_char_ptr(),
-                )
-            };
+            let dentry = unsafe { bindings::debugfs_create_symlink(name, parent.as_ptr(), target) };
             from_err_ptr(dentry).ok().and_then(core::ptr::NonNull::new)
         }
         #[cfg(not(CONFIG_DEBUG_FS))]
@@ -271,11 +238,8 @@ impl Entry<'_> {
     }
 }
 
-/// Creates a directory in `parent`, or at the DebugFS root if `parent` is `None`; nothing if
-/// `parent` is not live.
-///
-/// DebugFS returns an `ERR_PTR` when it is disabled at boot, not initialised, or out of memory;
-/// all of those become `None`.
+/// Creates a directory in `parent`, or at the root if `parent` is `None`; nothing if `parent` is
+/// not live. Every `ERR_PTR` (DebugFS off at boot, not initialised, no memory) becomes `None`.
 fn create_dir(name: &CStr, parent: Option<&Entry<'_>>) -> Dentry {
     #[cfg(CONFIG_DEBUG_FS)]
     {
@@ -299,11 +263,10 @@ impl Drop for Entry<'_> {
     fn drop(&mut self) {
         #[cfg(CONFIG_DEBUG_FS)]
         if let Some(dentry) = self.dentry.take() {
-            // SAFETY: By the type invariant the dentry is ours and its parent is still there.
-            // We take it out of `self`, so it is removed exactly once. `debugfs_remove` removes
-            // the subtree and returns only when no file operation is running on any file in it;
-            // operations on files that are still open fail with `EIO` from then on. That is what
-            // lets the owner of the file data drop it right after this.
+            // SAFETY: By the type invariant the dentry is ours and its parent is still there;
+            // taken out of `self`, it is removed once. `debugfs_remove` returns when no file
+            // operation runs in the subtree (later ones fail with `EIO`), so file data may be
+            // dropped right after.
             unsafe { bindings::debugfs_remove(dentry.as_ptr()) };
         }
     }

@@ -3,33 +3,24 @@
 //! [`FileOps`]: the operations of DebugFS files, one table per data type, and [`NewFile`], a file
 //! to create with one of them.
 //!
-//! A DebugFS file is a table of operations plus one word of private data, the inode's
-//! `i_private`, which here always points at the `T` the file shows. The tables are associated
-//! constants of [`FileOps<T>`], so monomorphization emits one table per data type (and per
-//! callback, see [`super::callback_adapters`]) into the `.rodata` of the crate that creates the
-//! file; nothing is built or allocated at run time. A table is a whole `struct file_operations`
-//! for files that keep state while open (text that is read, records), or C's three-slot
-//! `struct debugfs_short_fops` for those that do not (binary files, write-only text files).
+//! A file's inode `i_private` points at the `T` it shows. The tables are associated constants of
+//! [`FileOps<T>`], emitted by monomorphization into the `.rodata` of the crate that creates the
+//! file. A table is a whole `struct file_operations` for files that keep state while open (text
+//! that is read, records), or a `struct debugfs_short_fops` for those that do not.
 //!
-//! Every callback but `release` is reached through a DebugFS proxy (`fs/debugfs/file.c`), which
-//! holds an active reference on the file for the call and fails it with `EIO` once the file has
-//! been removed. `debugfs_remove` waits for those references, so a `T` that outlives its file's
-//! dentry is valid in every such callback. `release` (of full tables only) may run after the
-//! removal, and touches only what the open file itself holds.
+//! Every callback but `release` runs under a DebugFS proxy's active reference, which
+//! `debugfs_remove` waits for, so a `T` that outlives its file's dentry is valid in it. `release`
+//! (full tables only) may run after the removal and touches only what the open file holds.
 //!
-//! The short proxy opens files itself (`simple_open()`) and calls nothing at close, so once a
-//! file with a short table is removed no code of its module runs again: the module may be
-//! unloaded while such files are open, as a C module with short operations may.
+//! The short proxy opens files itself (`simple_open()`) and calls nothing at close, so a module
+//! may be unloaded while its files with short tables are open, as in C.
 //!
-//! The full tables have no `owner`: the `kernel` crate's generic code cannot name the
-//! `THIS_MODULE` of the module that instantiates it. DebugFS pins the module that holds the table
-//! instead, while a file with owner-less operations is open (`debugfs_real_fops_get()`, added by
-//! this project's patch `debugfs: pin the module of owner-less file operations`). So `rmmod`
-//! refuses to unload a module while one of its files with a full table is open, as for a C module
-//! that sets `owner`, and closing a file never runs code or reads a table that is gone. The pin
-//! has the limits of `owner`: a module whose init fails after it created files, or a forced
-//! unload (`CONFIG_MODULE_FORCE_UNLOAD`), frees the module regardless. Built-in users need no
-//! pin: their tables are in the kernel image.
+//! The full tables have no `owner`: generic code cannot name the instantiating module's
+//! `THIS_MODULE`. DebugFS instead pins the module holding an owner-less table while a file is
+//! open (`debugfs_real_fops_get()`, patch `debugfs: pin the module of owner-less file
+//! operations`), so `rmmod` refuses, and closing never runs code that is gone. The pin has the
+//! limits of `owner`: a failing init after files were created, or a forced unload, frees the
+//! module regardless.
 
 use super::{
     records::{
@@ -56,26 +47,21 @@ use crate::{
 };
 use core::marker::PhantomData;
 
-/// Mode bit of files that can be read: by the owner (root) only, like most DebugFS files.
+/// Mode bit of readable files: for the owner (root) only, like most DebugFS files.
 const READABLE: bindings::umode_t = bindings::S_IRUSR as bindings::umode_t;
-
-/// Mode bit of files that can be written: by the owner (root) only.
+/// Mode bit of writable files, for the owner only.
 const WRITABLE: bindings::umode_t = bindings::S_IWUSR as bindings::umode_t;
 
 /// The table of DebugFS files showing a `T`, of kind `O`, and the mode to create them with.
 ///
-/// The layout is `#[repr(C)]` and `T` only appears in a zero-sized [`PhantomData`], so every
-/// `FileOps<T, O>` has the same layout whatever `T` is. [`super::callback_adapters`] relies on
-/// this to serve files of one type with the table of a `#[repr(transparent)]` wrapper of it.
+/// `#[repr(C)]` with `T` only in a [`PhantomData`], so the layout does not depend on `T`.
 ///
 /// # Invariants
 ///
 /// Every callback in `operations` is sound to call, through the DebugFS proxy of kind `O`, on a
 /// file whose `i_private` points at a `T` that stays valid until the file's dentry is removed.
 /// The callbacks of a short table (`O` is `debugfs_short_fops`) use nothing of the file but its
-/// inode's `i_private` and the offset, and leave nothing behind that outlives the call: the
-/// short proxy opens files with `simple_open()`, which sets `private_data` to `i_private`, and
-/// calls nothing at close.
+/// inode's `i_private` and the offset, and leave nothing behind that outlives the call.
 #[repr(C)]
 pub(crate) struct FileOps<T, O = bindings::file_operations> {
     operations: O,
@@ -88,8 +74,7 @@ pub(crate) type ShortFileOps<T> = FileOps<T, bindings::debugfs_short_fops>;
 
 /// The slots every readable text file has; its `read` renders with [`text_read::read`].
 pub(super) const TEXT: bindings::file_operations = bindings::file_operations {
-    // A real seek, so that a write after `lseek()` (say `dd seek=2`) reaches `write` at that
-    // offset and is refused, instead of silently landing at 0.
+    // A real seek, so that a write after `lseek()` reaches `write` at that offset and is refused.
     llseek: Some(bindings::default_llseek),
     release: Some(text_read::release),
     ..pin_init::zeroed()
@@ -99,21 +84,19 @@ pub(super) const TEXT: bindings::file_operations = bindings::file_operations {
 const SHORT: bindings::debugfs_short_fops = bindings::debugfs_short_fops {
     read: None,
     write: None,
-    // A real seek: binary files are read and written at the offset, and a text write after
-    // `lseek()` is refused as in [`TEXT`].
+    // A real seek, as in [`TEXT`]; binary files are read and written at the offset.
     llseek: Some(bindings::default_llseek),
 };
 
 impl<T> FileOps<T> {
-    /// Builds a full table; files are readable if it has a `read` and writable if a `write`.
-    ///
-    /// Each caller establishes the type invariant for `operations`.
+    /// Builds a full table, readable if it has a `read` and writable if a `write`; each caller
+    /// establishes the type invariant for `operations`.
     const fn full(operations: bindings::file_operations) -> Self {
         let (read, write) = (operations.read.is_some(), operations.write.is_some());
         Self::with_mode(operations, read, write)
     }
 
-    /// Builds a full table outside this module, such as a readable text file's from [`TEXT`].
+    /// Builds a full table outside this module.
     ///
     /// # Safety
     ///
@@ -127,9 +110,7 @@ impl<T> FileOps<T> {
 }
 
 impl<T> ShortFileOps<T> {
-    /// Builds a short table; files are readable if it has a `read` and writable if a `write`.
-    ///
-    /// Each caller establishes the type invariant for `operations`.
+    /// As [`FileOps::full`], for a short table.
     const fn short(operations: bindings::debugfs_short_fops) -> Self {
         let (read, write) = (operations.read.is_some(), operations.write.is_some());
         Self::with_mode(operations, read, write)
@@ -137,16 +118,9 @@ impl<T> ShortFileOps<T> {
 }
 
 impl<T, O> FileOps<T, O> {
-    /// Pairs `operations` with the mode its slots call for: a file is readable if it can be read
-    /// and writable if it can be written, so the two cannot disagree.
+    /// Pairs `operations` with the mode its slots call for.
     const fn with_mode(operations: O, read: bool, write: bool) -> Self {
-        let mut mode = 0;
-        if read {
-            mode |= READABLE;
-        }
-        if write {
-            mode |= WRITABLE;
-        }
+        let mode = if read { READABLE } else { 0 } | if write { WRITABLE } else { 0 };
         Self {
             operations,
             mode,
@@ -154,11 +128,8 @@ impl<T, O> FileOps<T, O> {
         }
     }
 
-    /// Whether a `FileOps<U, O>` has the same layout as this one, field by field.
-    ///
-    /// Always true, by `#[repr(C)]`; [`super::callback_adapters`] checks it at compile time before
-    /// it serves files of one type with another type's table, so that the reuse cannot silently
-    /// outlive the attribute.
+    /// Whether a `FileOps<U, O>` has the same layout as this one, field by field: always, by
+    /// `#[repr(C)]`, which [`super::callback_adapters`] checks at compile time.
     pub(crate) const fn same_layout_as<U>() -> bool {
         use core::mem::{
             align_of,
@@ -253,11 +224,9 @@ impl<T: Records + 'static> FileOps<T> {
     };
 }
 
-/// A kind of table DebugFS serves files with: [`bindings::file_operations`] through the full
-/// proxy, or [`bindings::debugfs_short_fops`] through the short one.
+/// A kind of table DebugFS serves files with, full or short.
 ///
-/// Sealed: the two impls below are the only ones, and both return the very table they are
-/// called on, which [`NewFile::new`] relies on.
+/// Sealed: both impls return the very table they are called on, which [`NewFile::new`] relies on.
 pub(crate) trait Table: sealed::Sealed + 'static {
     /// This very table, tagged with its kind.
     fn raw(&'static self) -> RawTable;
@@ -283,20 +252,18 @@ impl Table for bindings::debugfs_short_fops {
 
 /// A table as DebugFS serves it (see [`Table`]).
 #[derive(Clone, Copy)]
-// Read only by `Entry`, which does not create files when DebugFS is compiled out.
 #[cfg_attr(not(CONFIG_DEBUG_FS), expect(dead_code))]
 pub(crate) enum RawTable {
-    /// Created with `debugfs_create_file_full()`.
+    /// Served by the full proxy.
     Full(&'static bindings::file_operations),
-    /// Created with `debugfs_create_file_short()`.
+    /// Served by the short proxy.
     Short(&'static bindings::debugfs_short_fops),
 }
 
 /// A file to create: a pointer to its data, the table that serves it, its mode and its size.
 ///
-/// The type of the data is erased here, in a few stores inlined where a file is created, so that
-/// the code that creates files ([`super::entry::Entry::file_in`]) is not generic: a new type of
-/// data or callback costs a module its table and callbacks, and no copy of that code.
+/// The data type is erased here, so that [`super::entry::Entry::file_in`] is not generic: a new
+/// data type costs a module its table and callbacks, and no copy of the creation code.
 ///
 /// # Invariants
 ///
@@ -306,8 +273,10 @@ pub(crate) enum RawTable {
 pub(crate) struct NewFile {
     data: *mut c_void,
     table: RawTable,
-    mode: bindings::umode_t,
-    size: bindings::loff_t,
+    /// The mode to create the file with.
+    pub(super) mode: bindings::umode_t,
+    /// The size `stat` reports (0: unknown).
+    pub(super) size: bindings::loff_t,
 }
 
 impl NewFile {
@@ -333,7 +302,7 @@ impl NewFile {
     }
 }
 
-// Read only by `Entry`, which does not create files when DebugFS is compiled out.
+// Read only by `Entry`, which creates no files when DebugFS is compiled out.
 #[cfg_attr(not(CONFIG_DEBUG_FS), expect(dead_code))]
 impl NewFile {
     /// The `i_private` of the file.
@@ -345,20 +314,9 @@ impl NewFile {
     pub(super) fn table(&self) -> RawTable {
         self.table
     }
-
-    /// The mode to create the file with.
-    pub(super) fn mode(&self) -> bindings::umode_t {
-        self.mode
-    }
-
-    /// The size `stat` reports, as `debugfs_create_file_size()` sets it.
-    pub(super) fn size(&self) -> bindings::loff_t {
-        self.size
-    }
 }
 
-/// Displays what a closure formats, so that it can be handed to [`text_read::read`] with
-/// `format_args!`.
+/// Displays what a closure formats.
 pub(super) struct Rendered<F>(F);
 
 impl<F: Fn(&mut fmt::Formatter<'_>) -> fmt::Result> Rendered<F> {
@@ -374,10 +332,7 @@ impl<F: Fn(&mut fmt::Formatter<'_>) -> fmt::Result> core::fmt::Display for Rende
     }
 }
 
-/// `read` of readable text files: renders the value with [`Writer`] and copies it out.
-///
-/// A [`Writer`] error fails the `read(2)` with `EINVAL`. See [`text_read`] for what is rendered
-/// when, and what an open file keeps.
+/// `read` of readable text files: renders the value with [`Writer`] (see [`text_read`]).
 ///
 /// # Safety
 ///
@@ -390,11 +345,11 @@ unsafe extern "C" fn read_text<T: Writer + Sync>(
     count: usize,
     ppos: *mut Offset,
 ) -> isize {
-    // SAFETY: `file` is valid and its inode's `i_private` points at a `T` that the proxy's
-    // active reference keeps alive for the call (`# Safety` above); a `T` is only ever shared.
-    // For `text_read::read`: the file is a readable text file whose `release` is
-    // `text_read::release`, only `text_read` uses its `private_data` (no other callback of this
-    // table does), and `buf`, `count` and `ppos` are as the VFS passed them.
+    // SAFETY: `file` is valid and its inode's `i_private` points at a `T` that the proxy keeps
+    // alive for the call (`# Safety` above); a `T` is only ever shared. For `text_read::read`: the
+    // file's
+    // `release` is `text_read::release`, no other callback of this table uses `private_data`,
+    // and `buf`, `count` and `ppos` are as the VFS passed them.
     unsafe {
         let data = &*(*(*file).f_inode).i_private.cast::<T>();
         text_read::read(
@@ -409,10 +364,8 @@ unsafe extern "C" fn read_text<T: Writer + Sync>(
 
 /// `write` of writable text files: hands the bytes of one `write(2)` to [`Reader`].
 ///
-/// A text file holds one value; a write at an offset other than 0 (`dd seek=`, or a write after
-/// reading from the same descriptor) is refused with `EINVAL` instead of silently ignoring the
-/// offset. The offset is not advanced, so a process can write several values through one
-/// descriptor, as with C's attribute files.
+/// A write at an offset other than 0 is refused with `EINVAL`. The offset is not advanced, so a
+/// process can write several values through one descriptor, as with C's attribute files.
 ///
 /// # Safety
 ///
@@ -425,8 +378,7 @@ unsafe extern "C" fn write_text<T: Reader + Sync>(
     ppos: *mut Offset,
 ) -> isize {
     // SAFETY: `ppos` and `file` are valid, and the inode's `i_private` points at a `T` that the
-    // proxy's active reference keeps alive for the call (`# Safety` above); a `T` is only ever
-    // shared.
+    // proxy keeps alive for the call (`# Safety` above); a `T` is only ever shared.
     let (pos, data) = unsafe { (*ppos, &*(*(*file).f_inode).i_private.cast::<T>()) };
     if pos != 0 {
         return EINVAL.to_errno() as isize;
@@ -452,9 +404,9 @@ unsafe extern "C" fn read_binary<T: BinaryWriter + Sync>(
     count: usize,
     ppos: *mut Offset,
 ) -> isize {
-    // SAFETY: `file` is valid and its inode's `i_private` points at a `T` that the proxy's active
-    // reference keeps alive for the call; a `T` is only ever shared. `ppos` is valid and ours
-    // for the call. (`# Safety` above.)
+    // SAFETY: `file` is valid and its inode's `i_private` points at a `T` that the proxy keeps
+    // alive for the call; a `T` is only ever shared. `ppos` is valid and ours for the call
+    // (`# Safety` above).
     let (data, offset) = unsafe { (&*(*(*file).f_inode).i_private.cast::<T>(), &mut *ppos) };
     let mut writer = UserSlice::new(UserPtr::from_ptr(buf.cast()), count).writer();
     transferred(data.write_to_slice(&mut writer, offset), count)
@@ -471,17 +423,14 @@ unsafe extern "C" fn write_binary<T: BinaryReader + Sync>(
     count: usize,
     ppos: *mut Offset,
 ) -> isize {
-    // SAFETY: As in `read_binary`, whose `# Safety` this function shares: `file` and its `T` are
-    // valid for the call and the `T` only ever shared; `ppos` is valid and ours for the call.
+    // SAFETY: As in `read_binary`, whose `# Safety` this function shares.
     let (data, offset) = unsafe { (&*(*(*file).f_inode).i_private.cast::<T>(), &mut *ppos) };
     let mut reader = UserSlice::new(UserPtr::from_ptr(buf.cast_mut().cast()), count).reader();
     transferred(data.read_from_slice(&mut reader, offset), count)
 }
 
-/// Converts the byte count of a binary transfer into what `read(2)`/`write(2)` return.
-///
-/// An implementation claiming more than was asked for is clamped, so user space never sees a
-/// count larger than its buffer.
+/// Converts the byte count of a binary transfer into what `read(2)`/`write(2)` return, clamped to
+/// `count` so that user space never sees a count larger than its buffer.
 fn transferred(result: Result<usize>, count: usize) -> isize {
     match result {
         // The VFS caps `count` at `MAX_RW_COUNT`, so it fits.

@@ -3,22 +3,17 @@
 //! Reading text files without `seq_file`.
 //!
 //! Nearly every read of a DebugFS text file is `cat`: one `read(2)` at offset 0 into a buffer
-//! larger than the text, then one more that must return 0. `seq_file` makes three allocations at
-//! every open (its `struct seq_file`, the `seq_operations` of `single_open()` and a page of
-//! buffer) to show a value of a few bytes; measured with `make bench`, this module makes none.
-//! Such a read renders the text into a buffer on the stack and copies it out whole. The file
-//! remembers only how many bytes it handed out, in its `private_data`, so that the next read ends
-//! the file instead of rendering again, which would tear the text if the value changed between.
+//! larger than the text, then one that must return 0. `seq_file` makes three allocations at every
+//! open to show a few bytes; this module makes none: it renders into a stack buffer, copies it
+//! out whole and remembers in `private_data` only how many bytes it handed out, so that the next
+//! read ends the file instead of rendering again (which could tear the text).
 //!
-//! Rendering never allocates, so the [`Writer`](super::Writer) or callback may hold a spinlock or
-//! be in an RCU read-side section, as a `seq_file` `show` may: the text goes into a buffer that
-//! exists before the rendering starts, and what does not fit is only counted. A text longer than
-//! [`STACK_TEXT`] is then rendered again into a heap buffer of that length allocated in between
-//! (and again, larger, should it have grown), as `seq_file` calls `show` again on overflow.
+//! Rendering never allocates, so the [`Writer`](super::Writer) may hold a spinlock or be in an RCU
+//! read-side section: text that does not fit is only counted, then rendered again into a heap
+//! buffer allocated in between, as `seq_file` calls `show` again on overflow.
 //!
-//! Other reads get what `seq_file` would give them. If the reader's buffer is shorter than the
-//! text, or a read starts at an offset of a rendering the file did not keep, the file makes a
-//! [`Snapshot`] that it keeps until it is closed. Reads at an offset are served from it, so a
+//! If the reader's buffer is shorter than the text, or a read starts at an offset of a rendering
+//! the file did not keep, the file makes a [`Snapshot`] that it keeps until it is closed, so a
 //! reader taking the text in pieces sees one rendering; a read from offset 0 renders afresh.
 
 use crate::{
@@ -44,9 +39,7 @@ use crate::{
     }, //
 };
 
-/// Bytes of text rendered on the stack; longer text is rendered again on the heap.
-///
-/// Integers (at most 20 digits, a sign and a newline) and small structures fit.
+/// Bytes of text rendered on the stack: integers and small structures fit.
 const STACK_TEXT: usize = 128;
 
 /// The longest text a file renders: 1 GiB. Longer text fails the read with `ENOMEM`.
@@ -54,9 +47,8 @@ const TEXT_MAX: usize = 1 << 30;
 
 /// One rendering of a file's text, kept by an open file that is read in pieces.
 ///
-/// `None` until the first rendering, and after a rendering that failed. The mutex serialises
-/// reads through one descriptor, as `seq_file`'s does, so that concurrent `pread(2)`s each see a
-/// whole rendering.
+/// `None` until the first rendering, and after one that failed. The mutex serialises reads
+/// through one descriptor, as `seq_file`'s does.
 type Snapshot = Mutex<Option<KVVec<u8>>>;
 
 /// How a snapshot is owned by its file: `private_data` holds it as a foreign pointer.
@@ -77,9 +69,6 @@ enum ReadState<'a> {
 
 /// `read` of readable text files, given the file's data as `text` to render.
 ///
-/// This is all of a text file's `read` but the `format_args!` that makes `text`, so the code that
-/// each data type adds to a module is that one line.
-///
 /// # Safety
 ///
 /// Called by the VFS as the `read` of a readable text file `file` whose `release` is [`release`]
@@ -92,15 +81,14 @@ pub(super) unsafe fn read(
     count: usize,
     ppos: *mut Offset,
 ) -> isize {
-    // SAFETY: `private_data` is a pointer field, so aligned for one. The VFS keeps `file` open
-    // during `read`, so the field is valid for reads and writes while `word` is used, here. Only
-    // this module accesses it while the file is open (the caller's guarantee), atomically, so
-    // nothing races.
+    // SAFETY: `private_data` is a pointer field, so aligned for one, and valid while `word` is
+    // used here, as the VFS keeps `file` open during `read`. Only this module accesses it while
+    // the file is open (the caller's guarantee), atomically, so nothing races.
     let word = unsafe { Atomic::from_ptr(&raw mut (*file).private_data) };
     // INVARIANT: The VFS opens files with a null `private_data`, which encodes `Unread`; only
     // this module writes it, and `release` is [`release`].
     let state = OpenText { word };
-    // SAFETY: The caller passes a valid `ppos` that nothing else uses during the call.
+    // SAFETY: `ppos` is valid and nothing else uses it during the call (`# Safety` above).
     let pos = unsafe { &mut *ppos };
     let mut out = UserSlice::new(UserPtr::from_ptr(buf.cast()), count).writer();
     match state.read(text, &mut out, pos) {
@@ -136,8 +124,7 @@ impl<'a> OpenText<'a> {
         let seen = self.word.load(Acquire);
         match self.decode(seen) {
             ReadState::Kept(snapshot) => return read_snapshot(&snapshot, text, None, out, pos),
-            // The read after a whole one: the end of the file, with nothing rendered. A read
-            // from anywhere else, offset 0 above all, renders afresh.
+            // The read after a whole one: the end of the file, with nothing rendered.
             ReadState::Delivered(len) if *pos != 0 && usize::try_from(*pos) == Ok(len) => {
                 return Ok(0)
             }
@@ -163,9 +150,8 @@ impl<'a> OpenText<'a> {
         read_snapshot(&snapshot, text, Some(rendering), out, pos)
     }
 
-    /// Copies a whole rendering `bytes` out from offset 0 and records that it was read whole.
-    ///
-    /// `seen` is the word as it was when the read began.
+    /// Copies a whole rendering `bytes` out from offset 0 and records that in the word, which was
+    /// `seen` when the read began.
     fn deliver(
         &self,
         bytes: &[u8],
@@ -175,12 +161,10 @@ impl<'a> OpenText<'a> {
     ) -> Result<usize> {
         out.write_slice(bytes)?;
         let word = delivered(bytes.len());
-        // A descriptor read again and again from offset 0 (`pread`) mostly finds the word it
-        // would write; an atomic read-modify-write is then not worth its cost.
+        // Repeated `pread`s from 0 mostly find the word they would write: skip the atomic then.
         if word != seen {
-            // INVARIANT: `Unread` or `Delivered` becomes `Delivered`. If the word changed since it
-            // was read, it is left alone: a later read then learns from it no less than it would
-            // from this one.
+            // INVARIANT: `Unread` or `Delivered` becomes `Delivered`. A word that changed since is
+            // left alone: it tells a later read no less.
             let _ = self.word.cmpxchg(seen, word, Full);
         }
         // CAST: `bytes.len() <= out.len() <= MAX_RW_COUNT`, which fits.
@@ -206,7 +190,6 @@ impl<'a> OpenText<'a> {
         let mut fresh: Option<KeptSnapshot> = None;
         loop {
             if let ReadState::Kept(snapshot) = self.decode(seen) {
-                // This read or another one published it; `fresh`, if any, is dropped.
                 return Ok(snapshot);
             }
             let new = match fresh.take() {
@@ -221,10 +204,8 @@ impl<'a> OpenText<'a> {
                 Err(_) => {
                     // SAFETY: `new` came from `into_foreign` above and was not published.
                     fresh = Some(unsafe { KeptSnapshot::from_foreign(new) });
-                    // A failed `cmpxchg` orders nothing, so the word is read again with
-                    // `Acquire`: if it is another read's snapshot now, this pairs with the fully
-                    // ordered `cmpxchg` that published it, and the snapshot's initialisation is
-                    // visible before `decode` borrows it.
+                    // A failed `cmpxchg` orders nothing: this `Acquire` pairs with the `cmpxchg`
+                    // that published another read's snapshot, before `decode` borrows it.
                     self.word.load(Acquire)
                 }
             };
@@ -239,10 +220,8 @@ fn delivered(len: usize) -> *mut c_void {
     core::ptr::without_provenance_mut((len << 1) | 1)
 }
 
-/// Serves a read from `snapshot`.
-///
-/// The read gets `rendering` if it made one; otherwise a read from offset 0, or the first read of
-/// the snapshot, renders `text` into it.
+/// Serves a read from `snapshot`: with `rendering` if the read made one; otherwise a read from
+/// offset 0, or the first read of the snapshot, renders `text` into it.
 fn read_snapshot(
     snapshot: &Snapshot,
     text: fmt::Arguments<'_>,
@@ -252,8 +231,7 @@ fn read_snapshot(
 ) -> Result<usize> {
     let mut kept = snapshot.lock();
     if rendering.is_some() || *pos == 0 || kept.is_none() {
-        // The old rendering goes first, so that after a failure the next read renders again. Its
-        // length is the best guess of the new one's.
+        // The old rendering goes first, so that after a failure the next read renders again.
         let guess = kept.take().map_or(STACK_TEXT, |old| old.len());
         *kept = Some(match rendering {
             Some(rendering) => rendering,
@@ -263,10 +241,8 @@ fn read_snapshot(
     out.write_slice_file(kept.as_deref().unwrap_or_default(), pos)
 }
 
-/// `release` of readable text files: frees the snapshot, if the file made one.
-///
-/// It does not touch the file's data, which may be gone by now (the DebugFS proxy calls `release`
-/// even after the file was removed).
+/// `release` of readable text files: frees the snapshot, if any, and not the file's data, which
+/// may be gone.
 ///
 /// # Safety
 ///
@@ -286,21 +262,16 @@ pub(super) unsafe extern "C" fn release(
     0
 }
 
-/// Renders `text` into `buf` and returns the length of the whole text.
-///
-/// Text past the end of `buf` is counted, not kept: if the result is larger than `buf`, `buf`
-/// holds only the beginning of the text. Nothing is allocated while `text` is being formatted.
-/// `EINVAL` if the [`Writer`](super::Writer) fails.
+/// Renders `text` into `buf`, without allocating, and returns the length of the whole text; what
+/// does not fit is counted, not kept. `EINVAL` if the [`Writer`](super::Writer) fails.
 fn render(text: fmt::Arguments<'_>, buf: &mut [u8]) -> Result<usize> {
     let mut sink = Sink { buf, len: 0 };
     fmt::Write::write_fmt(&mut sink, text).map_err(|_| EINVAL)?;
     Ok(sink.len)
 }
 
-/// Renders `text` into a heap buffer, guessing that it is `len` bytes long.
-///
-/// The buffer is allocated before each rendering; if the text turns out longer (the value changed
-/// since it was measured), it is rendered again into a buffer at least twice as large.
+/// Renders `text` into a heap buffer, guessing that it is `len` bytes long; if it turns out
+/// longer, it is rendered again into a buffer at least twice as large.
 fn render_to_vec(text: fmt::Arguments<'_>, mut len: usize) -> Result<KVVec<u8>> {
     loop {
         // Past this, `kvmalloc` would warn; no DebugFS text is that long.
@@ -327,7 +298,6 @@ struct Sink<'a> {
 
 impl fmt::Write for Sink<'_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        // Past the end of the buffer, the text is counted, not kept.
         let start = self.len.min(self.buf.len());
         let room = &mut self.buf[start..];
         let kept = room.len().min(s.len());
