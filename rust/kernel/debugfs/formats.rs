@@ -2,11 +2,10 @@
 
 //! C DebugFS's text formats, as value types.
 //!
-//! C has a creation function per format (`debugfs_create_x32()`, `debugfs_create_bool()`,
-//! `debugfs_create_u32_array()`, `debugfs_create_str()`). Here a format is a wrapper type around
-//! the value, so it combines with everything else: an [`Atomic<Hex<u32>>`](Atomic) or a
-//! [`Mutex<YesNo>`] in a [`File`](super::File), or `Hex(x)` printed by a callback. Each type shows
-//! exactly what its C counterpart shows, and the writable ones parse what C parses.
+//! Each wrapper shows what its C counterpart (`debugfs_create_x32()`, `debugfs_create_bool()`,
+//! ...) shows and parses what it parses, and combines with everything else: an
+//! [`Atomic<Hex<u32>>`](Atomic) or a [`Mutex<YesNo>`] in a [`File`](super::File), or `Hex(x)`
+//! printed by a callback.
 
 use super::{
     traits::{
@@ -35,8 +34,8 @@ use core::str::FromStr;
 /// An unsigned integer shown as C's `debugfs_create_x8()` to `debugfs_create_x64()` show it.
 ///
 /// The text is `0x` and the value in lower-case hexadecimal, zero-padded to the width of the
-/// type (`0x%08llx` for [`u32`]). Writes parse as C's hex files parse them, like its decimal
-/// ones (see [`Reader`]). It is an [`AtomicType`] wherever its integer is.
+/// type (`0x%08llx` for [`u32`]). Writes parse as C's do (see [`Reader`]), in any base. It is an
+/// [`AtomicType`] wherever its integer is.
 ///
 /// # Examples
 ///
@@ -50,7 +49,6 @@ use core::str::FromStr;
 /// let status = dir.read_write_file(c"status", Atomic::new(Hex(42u32)));
 /// let status = KBox::pin_init(status, GFP_KERNEL)?;
 /// status.store(Hex(0xbeef), Relaxed);
-/// assert_eq!(status.load(Relaxed), Hex(0xbeef));
 ///
 /// // Callbacks format it as C would too.
 /// let text = CString::try_from_fmt(fmt!("{} {}", Hex(7u8), Hex(7u64)))?;
@@ -105,8 +103,7 @@ const HEX_TEXT_MAX: usize = 2 + 16;
 
 impl<T: HexDigits> core::fmt::Display for Hex<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Rendered by hand: `{:0width$x}` goes through the formatter's padding code, which made
-        // reading a hex file slower than C's `%016llx`.
+        // By hand: `{:0width$x}` goes through the formatter's slower padding code.
         const HEX_CHARS: &[u8; 16] = b"0123456789abcdef";
         let mut text = [b'0'; HEX_TEXT_MAX];
         text[1] = b'x';
@@ -147,19 +144,18 @@ unsafe impl<T: HexDigits + AtomicType> AtomicType for Hex<T> {
 
 /// A `bool` shown as C's `debugfs_create_bool()` shows it: `Y` or `N`.
 ///
-/// Writes parse with `kstrtobool`, as in C (see [`Reader`]). It is an [`AtomicType`].
+/// Writes parse as in C (see [`Reader`]). It is an [`AtomicType`].
 ///
 /// # Examples
 ///
 /// ```
 /// use kernel::debugfs::{Dir, YesNo};
-/// use kernel::sync::atomic::{Atomic, Relaxed};
+/// use kernel::sync::atomic::Atomic;
 ///
 /// let dir = Dir::new(c"example_yes_no");
 /// // `cat .../enabled` prints "N"; `echo on > .../enabled` makes it "Y".
 /// let enabled = dir.read_write_file(c"enabled", Atomic::new(YesNo(false)));
-/// let enabled = KBox::pin_init(enabled, GFP_KERNEL)?;
-/// assert!(!enabled.load(Relaxed).0);
+/// let _enabled = KBox::pin_init(enabled, GFP_KERNEL)?;
 /// assert_eq!("1".parse::<YesNo>()?, YesNo(true));
 /// # Ok::<(), Error>(())
 /// ```
@@ -224,22 +220,22 @@ forward_display! {
 /// Numbers shown as C's `debugfs_create_u32_array()` shows them: separated by spaces, with a
 /// newline after the last.
 ///
-/// It shows arrays and vectors of anything [`Display`](fmt::Display)able, so `u32` as in C and
-/// every other integer. An empty array shows nothing, not even the newline, as in C. Like the C
-/// file it is read-only; put it in a [`Mutex`] to change it from the driver.
+/// It shows arrays and [`KVec`]s of anything [`Display`](fmt::Display)able. An empty one shows
+/// nothing, not even the newline, as in C. Like the C file it is read-only; put it in a [`Mutex`]
+/// to change it from the driver.
 ///
 /// # Examples
 ///
 /// ```
 /// use kernel::debugfs::{Dir, SpaceSeparated};
+/// use kernel::str::CString;
 ///
 /// let dir = Dir::new(c"example_space_separated");
-/// // `cat .../lanes` prints "0 1 4 5".
-/// let lanes = KBox::pin_init(
-///     dir.read_only_file(c"lanes", SpaceSeparated([0u32, 1, 4, 5])),
-///     GFP_KERNEL,
-/// )?;
-/// assert_eq!(lanes.0.len(), 4);
+/// // `cat .../lanes` prints "0 1 4 5\n"; `{}` leaves the newline out.
+/// let lanes = dir.read_only_file(c"lanes", SpaceSeparated([0u32, 1, 4, 5]));
+/// let lanes = KBox::pin_init(lanes, GFP_KERNEL)?;
+/// let text = CString::try_from_fmt(fmt!("{}", &**lanes))?;
+/// assert_eq!(text.to_bytes(), b"0 1 4 5");
 /// # Ok::<(), Error>(())
 /// ```
 #[derive(Clone, Default, PartialEq, Eq)]
@@ -263,40 +259,36 @@ fn write_spaced<E: core::fmt::Display>(
     Ok(())
 }
 
-impl<E: core::fmt::Display, const N: usize> core::fmt::Display for SpaceSeparated<[E; N]> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_spaced(f, &self.0, false)
-    }
+/// Implements `Display` (without the final newline) and [`Writer`] for `SpaceSeparated<$ty>`.
+macro_rules! impl_space_separated {
+    ($(impl[$($generics:tt)*] for $ty:ty;)*) => {$(
+        impl<$($generics)*> core::fmt::Display for SpaceSeparated<$ty> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write_spaced(f, &self.0, false)
+            }
+        }
+
+        impl<$($generics)*> Writer for SpaceSeparated<$ty> {
+            fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write_spaced(f, &self.0, true)
+            }
+        }
+    )*};
 }
 
-impl<E: core::fmt::Display, const N: usize> Writer for SpaceSeparated<[E; N]> {
-    fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_spaced(f, &self.0, true)
-    }
-}
-
-impl<E: core::fmt::Display> core::fmt::Display for SpaceSeparated<KVec<E>> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_spaced(f, &self.0, false)
-    }
-}
-
-impl<E: core::fmt::Display> Writer for SpaceSeparated<KVec<E>> {
-    fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_spaced(f, &self.0, true)
-    }
+impl_space_separated! {
+    impl[E: core::fmt::Display, const N: usize] for [E; N];
+    impl[E: core::fmt::Display] for KVec<E>;
 }
 
 /// A string shown as C's `debugfs_create_str()` shows it: as is, with a newline.
 ///
-/// No quotes or escapes, unlike `{:?}`. Bytes that are not UTF-8 (which Rust's formatting cannot
-/// carry) are shown as `\xNN`.
+/// No quotes or escapes, unlike `{:?}`; bytes that are not UTF-8 are shown as `\xNN`.
 ///
 /// A [`Mutex<Str<CString>>`](Mutex) is writable as the C file is: a write replaces the string with
-/// the bytes written, minus trailing white space (C calls `strim()` and ignores its result, so
-/// leading white space stays), and fails with `E2BIG` if it has `PAGE_SIZE` bytes or more and
-/// `EINVAL` if it holds a NUL byte. Unlike C, a write at an offset does not append: like every
-/// text file here, it fails with `EINVAL`.
+/// the bytes written minus trailing white space (leading white space stays, as in C), and fails
+/// with `E2BIG` if it has `PAGE_SIZE` bytes or more and `EINVAL` if it holds a NUL byte. Unlike C,
+/// a write at an offset does not append but fails with `EINVAL`, as for every text file here.
 ///
 /// # Examples
 ///
@@ -306,15 +298,14 @@ impl<E: core::fmt::Display> Writer for SpaceSeparated<KVec<E>> {
 /// use kernel::sync::Mutex;
 ///
 /// let dir = Dir::new(c"example_str");
-/// // `cat .../model` prints "QEMU rev 2"; `echo ' x ' > .../label` stores " x".
-/// let model = KBox::pin_init(dir.read_only_file(c"model", Str(c"QEMU rev 2")), GFP_KERNEL)?;
+/// // `cat .../label` prints "port0"; `echo ' x ' > .../label` stores " x".
 /// let label = CString::try_from_fmt(fmt!("port{}", 0))?;
 /// let label = KBox::pin_init(
 ///     dir.read_write_file(c"label", kernel::new_mutex!(Str(label))),
 ///     GFP_KERNEL,
 /// )?;
-/// assert_eq!(label.lock().0.to_bytes(), b"port0");
-/// assert_eq!(model.0.to_bytes(), b"QEMU rev 2");
+/// let text = CString::try_from_fmt(fmt!("{}", Str(c"a\tb")))?;
+/// assert_eq!(text.to_bytes(), b"a\tb");
 /// # Ok::<(), Error>(())
 /// ```
 #[derive(Clone, PartialEq, Eq)]
@@ -338,12 +329,11 @@ impl Reader for Mutex<Str<CString>> {
         if len >= crate::page::PAGE_SIZE {
             return Err(E2BIG);
         }
-        // Room for the NUL too, so that the `push` below does not allocate.
+        // Room for the NUL, so that the `push` below does not allocate.
         let mut text = KVec::with_capacity(len + 1, GFP_KERNEL)?;
         text.resize(len, 0, GFP_KERNEL)?;
         reader.read_slice(&mut text)?;
-        // What C's `debugfs_write_file_str()` keeps: no trailing white space, which is what the
-        // kernel's `isspace()` says it is (`\t` to `\r`, space and 0xa0).
+        // Trim trailing white space as the kernel's `isspace()` defines it, as C does.
         let end = text
             .iter()
             .rposition(|byte| !matches!(byte, b'\t'..=b'\r' | b' ' | 0xa0))

@@ -1,11 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 
 //! [`Mode`]: who may read and who may write the files of a directory handle.
-//!
-//! A C driver passes each file an octal mode, and nothing stops it from passing 0644 to a file
-//! whose operations cannot write. Here a mode is set once on a [`Dir`](super::Dir) or
-//! [`ScopedDir`](super::ScopedDir) handle, and each file keeps only the permissions its operations
-//! implement, as C's `debugfs_create_blob()` masks the write bits of a read-only blob.
 
 use crate::bindings;
 
@@ -25,10 +20,8 @@ pub enum Access {
 }
 
 impl Access {
-    /// The mode bits granting access to this class, given the bit of the owner's access.
-    ///
-    /// The group's bit is the owner's shifted right by 3, the others' by 6 (`S_IRUSR`,
-    /// `S_IRGRP`, `S_IROTH`).
+    /// The mode bits granting access to this class, given the owner's bit (`S_IRUSR` or
+    /// `S_IWUSR`); the group's is 3 bits lower, the others' 6.
     const fn bits(self, owner_bit: u16) -> u16 {
         match self {
             Access::Nobody => 0,
@@ -43,8 +36,8 @@ impl Access {
 ///
 /// Set it with [`Dir::with_mode`](super::Dir::with_mode) or
 /// [`ScopedDir::with_mode`](super::ScopedDir::with_mode); the default is [`Mode::OWNER`]. Each file
-/// keeps the read permissions only if it can be read and the write permissions only if it can be
-/// written.
+/// keeps only the permissions its operations implement (read, write or both), as C's
+/// `debugfs_create_blob()` masks the write bits of a read-only blob.
 ///
 /// # Examples
 ///
