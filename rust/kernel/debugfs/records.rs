@@ -3,19 +3,12 @@
 //! Record files: long text rendered one record at a time, through `seq_file`.
 //!
 //! A [`Writer`] renders a file's whole text at once, which suits a value but not a table of a
-//! hundred thousand entries. A [`Records`] type is read the way C's `seq_file` iterators are:
-//! each `read(2)` starts at a record index, renders records into the `seq_file` buffer until it
-//! is full, and stops. The file is a real `seq_file`, so `cat`, short reads and `lseek` behave
-//! exactly as for a C `seq_file`, and an open file holds one buffer however many records there
-//! are: a page, or twice the longest record it met if that is more (`seq_file` keeps a grown
-//! buffer until the file is closed).
-//!
-//! What a read holds between records is the [`Records::Cursor`]: a position, and whatever keeps
-//! the records still, such as a lock guard. A cursor lives from `start` to `stop` of one `read(2)`
-//! (C's `seq_operations`) and is dropped before any data is copied to user space, so the driver's
-//! lock is held only while records are rendered, never across a page fault.
+//! hundred thousand entries; a [`Records`] type is read the way C's `seq_file` iterators are.
 
-use super::Writer;
+use super::{
+    file_ops::Rendered,
+    Writer, //
+};
 use crate::{
     alloc::KVec,
     bindings,
@@ -31,33 +24,29 @@ use core::marker::PhantomData;
 
 /// A sequence of records shown one after the other, like a C `seq_file` iterator.
 ///
-/// Each `read(2)` of the file calls [`start`](Records::start) with the index of the first record
-/// it needs, then alternates [`show`](Records::show) and [`next`](Records::next) until the
-/// reader's buffer is full or there are no more records, then drops the cursor. Records are
-/// counted from 0; the file offset is a position in the text, which `seq_file` maps to records.
+/// Each `read(2)` calls [`start`](Records::start) with the index (from 0) of the first record it
+/// needs, then alternates [`show`](Records::show) and [`next`](Records::next) until the buffer is
+/// full or the records end, then drops the cursor (C's `stop`) before copying anything to user
+/// space, so the cursor's lock is never held across a page fault. The file is a real `seq_file`:
+/// `cat`, short reads and `lseek` behave as in C, and an open file holds one buffer (a page, or
+/// twice the longest record if that is more) however many records there are.
 ///
-/// Between two reads the records may change. A reader then continues at the same record *index*:
-/// a record inserted or removed before that index makes it see one record twice or miss one, as
-/// with a C `seq_file` over a list. Each record is rendered whole, under whatever the cursor
-/// holds.
+/// A reader continues at the same record *index* from one read to the next, so a record inserted
+/// or removed before it meanwhile makes it see one record twice or miss one, as in C. Each record
+/// is rendered whole, under whatever the cursor holds.
 ///
-/// `show` runs with the cursor's guard held and may run in atomic context if the guard is a
-/// spinlock's: it must not sleep, and the file never allocates while it runs. It may be called
-/// again for the same record when the buffer was too small, so it should have no side effects.
+/// `show` may run in atomic context if the cursor holds a spinlock, so it must not sleep (the file
+/// never allocates while it runs). It may run again for the same record when the buffer was too
+/// small, so it should have no side effects. `lseek` (and `pread`) renders and discards every
+/// record up to the offset under one cursor, as C does: a spinlock stays held for all of them.
 ///
-/// It is implemented for [`KVec<T>`] and for a [`Mutex`] of one, whose records are the elements,
+/// It is implemented for [`KVec<T>`] and a [`Mutex`] of one, whose records are the elements,
 /// rendered by their [`Writer`].
-///
-/// `lseek` (and `pread` at an offset) renders and discards every record up to the offset, with
-/// one cursor held throughout, as C's `seq_file` does: with a spinlock in the cursor, a seek far
-/// into a long file keeps preemption off for that long.
 ///
 /// # Examples
 ///
 /// ```
 /// use kernel::debugfs::Dir;
-/// use kernel::prelude::*;
-/// use kernel::sync::Mutex;
 ///
 /// // One line per element, e.g. `cat .../events` prints "1\n2\n3\n".
 /// let mut events = KVec::new();
@@ -73,8 +62,7 @@ use core::marker::PhantomData;
 /// # Ok::<(), Error>(())
 /// ```
 pub trait Records: Sync {
-    /// Where a read is: a position in the records, and what keeps them still while they are
-    /// rendered (a lock guard, say).
+    /// Where a read is: a position, and what keeps the records still (a lock guard, say).
     type Cursor<'a>
     where
         Self: 'a;
@@ -109,11 +97,10 @@ impl<T: Writer + Sync> Records for KVec<T> {
     }
 }
 
-/// The mutex is taken at `start` and released when the read drops the cursor.
+/// The mutex is held from `start` until the read drops the cursor.
 ///
-/// Only for a [`Mutex`]: records are rendered with the lock held, and a [`Writer`] may sleep (the
-/// [`Writer`] of a [`Mutex`] does). Records under a spinlock need a [`Records`] of the driver's
-/// own, whose `show` does not sleep.
+/// Only for a [`Mutex`], as a [`Writer`] may sleep; records under a spinlock need a [`Records`] of
+/// the driver's own whose `show` does not sleep.
 impl<T: Writer + Send> Records for Mutex<KVec<T>> {
     type Cursor<'a>
         = (MutexGuard<'a, KVec<T>>, usize)
@@ -139,28 +126,22 @@ impl<T: Writer + Send> Records for Mutex<KVec<T>> {
     }
 }
 
-/// The cursor of a read, its lifetime erased.
-///
-/// A cursor borrows the file's data for one read. It is stored between `seq_file`'s calls with its
-/// lifetime erased to `'static`, and is always dropped before the read returns, by `next` at the
-/// end of the records or by `stop`.
+/// The cursor of a read, its lifetime erased between `seq_file`'s calls; it is always dropped
+/// before the read returns, by `next` at the end of the records or by `stop`.
 type Cursor<T> = <T as Records>::Cursor<'static>;
 
 /// The `seq_operations` of record files showing a `T`.
 ///
 /// The value the callbacks pass around (`seq_file`'s `void *v`) is the address of the file's `T`
-/// while a cursor is live, and null when there is none: `seq_file` hands `stop` the value the last
-/// `start` or `next` returned, so that is where the cursor is dropped if it is still there.
+/// while a cursor is live, and null when there is none, so `stop` knows whether to drop one.
 ///
-/// The cursor's place is found from the `seq_file` (see [`cursor_place`]). A cursor of a pointer's
-/// size or less, such as the index of a [`KVec`]'s, is kept in the `seq_file`'s own `private`
-/// pointer; a larger one, such as a [`Mutex`]'s guard and index, in an allocation of the cursor's
-/// size that `private` points at. An open file costs the same as a C `seq_file` in the first case,
-/// and one small allocation more in the second.
+/// A cursor that fits in a pointer (a [`KVec`]'s index) is kept in the `seq_file`'s `private`
+/// pointer itself; a larger one (a [`Mutex`]'s guard and index) in an allocation that `private`
+/// points at (see [`cursor_place`]).
 pub(super) struct RecordOps<T>(PhantomData<T>);
 
 impl<T: Records + 'static> RecordOps<T> {
-    /// The iterator `seq_file` drives; `'static` by its type, as `seq_file` keeps the pointer.
+    /// The iterator `seq_file` drives.
     const SEQ: &'static bindings::seq_operations = &bindings::seq_operations {
         start: Some(start::<T>),
         next: Some(next::<T>),
@@ -186,11 +167,10 @@ impl<T: Records + 'static> RecordOps<T> {
     );
 }
 
-/// Returns where the cursor of a read of `seq` is kept, a record file that [`open`] opened.
+/// Returns where the cursor of a read of `seq`, a record file that [`open`] opened, is kept.
 ///
-/// The place is aligned and large enough for the cursor: the `private` pointer itself when the
-/// cursor fits in it ([`RecordOps::INLINE`]), otherwise the allocation of the cursor's size that
-/// `__seq_open_private()` made (`CURSOR_FITS`). Only the callbacks of [`RecordOps`] use it.
+/// The place is aligned and large enough for the cursor: the `private` pointer itself
+/// ([`RecordOps::INLINE`]), or the allocation `__seq_open_private()` made (`CURSOR_FITS`).
 fn cursor_place<T: Records + 'static>(seq: &SeqFile) -> *mut Cursor<T> {
     if RecordOps::<T>::INLINE {
         seq.private_field().cast()
@@ -201,9 +181,8 @@ fn cursor_place<T: Records + 'static>(seq: &SeqFile) -> *mut Cursor<T> {
 
 /// `open` of record files: a `seq_file`, with room for a cursor (see [`RecordOps`]).
 ///
-/// It does not touch the `T`: only `start`, `next` and `show` do, during a read or seek. `release`
-/// is C's `seq_release()` or `seq_release_private()`, which match the two ways of opening: no
-/// cursor is left to drop when the file is closed.
+/// It does not touch the `T`. `release` is C's `seq_release()` or `seq_release_private()`, to
+/// match; no cursor is left to drop when the file is closed.
 ///
 /// # Safety
 ///
@@ -314,9 +293,8 @@ unsafe extern "C" fn stop<T: Records + 'static>(seq: *mut bindings::seq_file, v:
 
 /// `show` of [`RecordOps`]: renders the current record into the `seq_file` buffer.
 ///
-/// A record that does not fit marks the buffer overflowed, and `seq_file` calls `show` again with
-/// a larger one. A [`fmt::Error`] fails the `read(2)` with `EINVAL` if the record is the first of
-/// that read, and otherwise ends the read before it.
+/// A record that does not fit overflows the buffer, and `seq_file` retries with a larger one. A
+/// [`fmt::Error`] fails the `read(2)` with `EINVAL` at its first record, else ends it before.
 ///
 /// # Safety
 ///
@@ -333,17 +311,8 @@ unsafe extern "C" fn show<T: Records + 'static>(
         let seq = SeqFile::from_raw(seq);
         (seq, &*v.cast::<T>(), &*cursor_place::<T>(seq))
     };
-    match seq.write_fmt(format_args!("{}", RecordText(data, cursor))) {
+    match seq.write_fmt(format_args!("{}", Rendered::new(|f| data.show(cursor, f)))) {
         Ok(()) => 0,
         Err(fmt::Error) => EINVAL.to_errno(),
-    }
-}
-
-/// The text of the record at a cursor, for [`SeqFile::write_fmt`].
-struct RecordText<'a, 'c, T: Records>(&'a T, &'c T::Cursor<'a>);
-
-impl<T: Records> core::fmt::Display for RecordText<'_, '_, T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.show(self.1, f)
     }
 }

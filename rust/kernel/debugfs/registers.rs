@@ -1,12 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 
 //! Register dumps: C's `debugfs_create_regset32()` over [`kernel::io`](crate::io).
-//!
-//! A [`RegisterDump`] is a static table of register names and offsets and the I/O region they are
-//! in. Its file shows each register on a line of its own, `name = 0x0000002a`, as
-//! `debugfs_print_regs32()` shows it. The region is reached through [`RegisterIo`], which may say
-//! that it is gone: a PCI BAR is unmapped when its driver unbinds, and a file that outlives the
-//! binding then fails with `ENODEV` instead of reading through a stale mapping.
 
 use super::{
     file_ops::{
@@ -57,7 +51,8 @@ pub trait ReadRegister32 {
     fn read32(&self, offset: usize) -> Result<u32>;
 }
 
-/// An I/O region whose registers a [`RegisterDump`] shows, and which may go away.
+/// An I/O region whose registers a [`RegisterDump`] shows, and which may go away (a PCI BAR is
+/// unmapped when its driver unbinds).
 pub trait RegisterIo: Sync {
     /// Access to the registers, held while a dump reads them.
     type Mapped<'a>: ReadRegister32
@@ -89,13 +84,13 @@ impl<const SIZE: usize> ReadRegister32 for DevresGuard<'_, Bar<'static, SIZE>> {
 }
 
 /// A table of 32-bit registers and the region they are in, shown as C's
-/// `debugfs_create_regset32()` shows it.
+/// `debugfs_create_regset32()` shows it: one `name = 0x0000002a` line per register.
 ///
 /// Create its file with [`Dir::registers_file`](super::Dir::registers_file). Each read reads
 /// every register of the table, in order, with one [`RegisterIo::try_map`]. A read fails with
-/// `ENODEV` once the region is gone and with `EINVAL` if an offset is outside it. Like C's,
-/// which is a `seq_file`, the file may read the registers more than once per `read(2)` (when the
-/// text outgrows the first buffer): do not list registers whose reads have side effects.
+/// `ENODEV` once the region is gone (rather than reading a stale mapping) and with `EINVAL` if an
+/// offset is outside it. As in C, the registers may be read more than once per `read(2)`: do not
+/// list registers whose reads have side effects.
 ///
 /// # Examples
 ///
@@ -174,9 +169,8 @@ impl<R: RegisterIo> FileOps<RegisterDump<R>> {
 
 /// `read` of register dumps: a text file that fails with `ENODEV` once the registers are gone.
 ///
-/// [`text_read`] fails every `read(2)` whose rendering fails with `EINVAL`; whether the registers
-/// were gone is asked again afterwards, which gives the same answer as during the rendering,
-/// since registers that are gone stay gone ([`RegisterIo::try_map`]).
+/// [`text_read`] fails a `read(2)` whose rendering fails with `EINVAL`; asking again afterwards
+/// whether the registers are gone gives the rendering's answer, as gone is for good.
 ///
 /// # Safety
 ///
