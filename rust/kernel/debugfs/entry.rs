@@ -89,8 +89,8 @@ impl Entry<'static> {
     ///
     /// # Safety
     ///
-    /// The data of `file` must stay valid (and at the same address) until the returned [`Entry`]
-    /// is dropped.
+    /// The data of `file` must stay valid (and at the same address), and only shared, until the
+    /// returned [`Entry`] is dropped.
     pub(crate) unsafe fn file(
         name: &CStr,
         parent: Option<&Arc<Entry<'static>>>,
@@ -129,8 +129,9 @@ impl<'a> Entry<'a> {
     ///
     /// # Safety
     ///
-    /// The data of `file` must stay valid (and at the same address) until the file is removed:
-    /// when the returned [`Entry`] is dropped or, if it is leaked, when `parent` is removed.
+    /// The data of `file` must stay valid (and at the same address), and only shared, until the
+    /// file is removed: when the returned [`Entry`] is dropped or, if it is leaked, when `parent`
+    /// is removed.
     pub(crate) unsafe fn file_in(name: &CStr, parent: &'a Entry<'_>, file: NewFile) -> Self {
         #[cfg(CONFIG_DEBUG_FS)]
         let dentry = parent.dentry.and_then(|parent| {

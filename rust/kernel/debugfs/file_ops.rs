@@ -23,11 +23,6 @@
 //! module regardless.
 
 use super::{
-    records::{
-        self,
-        RecordOps,
-        Records, //
-    },
     text_read,
     BinaryReader,
     BinaryWriter,
@@ -59,7 +54,8 @@ const WRITABLE: bindings::umode_t = bindings::S_IWUSR as bindings::umode_t;
 /// # Invariants
 ///
 /// Every callback in `operations` is sound to call, through the DebugFS proxy of kind `O`, on a
-/// file whose `i_private` points at a `T` that stays valid until the file's dentry is removed.
+/// file whose `i_private` points at a `T` that stays valid, and is only shared (never `&mut`),
+/// until the file's dentry is removed.
 /// The callbacks of a short table (`O` is `debugfs_short_fops`) use nothing of the file but its
 /// inode's `i_private` and the offset, and leave nothing behind that outlives the call.
 #[repr(C)]
@@ -164,12 +160,10 @@ impl<T: Writer + Reader + Sync> FileOps<T> {
     });
 }
 
-// INVARIANT (for the short tables below): each callback is sound on a file whose `i_private`
-// points at a live `T`, uses nothing else of the file but the offset, and keeps nothing;
-// `default_llseek` only moves the offset.
-
 impl<T: Reader + Sync> ShortFileOps<T> {
     /// Write-only text file updating `T` with [`Reader`].
+    // INVARIANT: Each callback is sound on a file whose `i_private` points at a live `T`, uses
+    // nothing of the file but the offset, and keeps nothing; `default_llseek` only moves it.
     pub(crate) const WRITE_ONLY: Self = Self::short(bindings::debugfs_short_fops {
         write: Some(write_text::<T>),
         ..SHORT
@@ -178,6 +172,8 @@ impl<T: Reader + Sync> ShortFileOps<T> {
 
 impl<T: BinaryWriter + Sync> ShortFileOps<T> {
     /// Read-only binary file.
+    // INVARIANT: Each callback is sound on a file whose `i_private` points at a live `T`, uses
+    // nothing of the file but the offset, and keeps nothing; `default_llseek` only moves it.
     pub(crate) const BINARY_READ_ONLY: Self = Self::short(bindings::debugfs_short_fops {
         read: Some(read_binary::<T>),
         ..SHORT
@@ -186,6 +182,8 @@ impl<T: BinaryWriter + Sync> ShortFileOps<T> {
 
 impl<T: BinaryReader + Sync> ShortFileOps<T> {
     /// Write-only binary file.
+    // INVARIANT: Each callback is sound on a file whose `i_private` points at a live `T`, uses
+    // nothing of the file but the offset, and keeps nothing; `default_llseek` only moves it.
     pub(crate) const BINARY_WRITE_ONLY: Self = Self::short(bindings::debugfs_short_fops {
         write: Some(write_binary::<T>),
         ..SHORT
@@ -194,34 +192,13 @@ impl<T: BinaryReader + Sync> ShortFileOps<T> {
 
 impl<T: BinaryWriter + BinaryReader + Sync> ShortFileOps<T> {
     /// Read-write binary file.
+    // INVARIANT: Each callback is sound on a file whose `i_private` points at a live `T`, uses
+    // nothing of the file but the offset, and keeps nothing; `default_llseek` only moves it.
     pub(crate) const BINARY_READ_WRITE: Self = Self::short(bindings::debugfs_short_fops {
         read: Some(read_binary::<T>),
         write: Some(write_binary::<T>),
         ..SHORT
     });
-}
-
-impl<T: Records + 'static> FileOps<T> {
-    /// Read-only file of records, rendered by `seq_file`.
-    pub(crate) const RECORDS: Self = {
-        let operations = bindings::file_operations {
-            open: Some(records::open::<T>),
-            read: Some(bindings::seq_read),
-            llseek: Some(bindings::seq_lseek),
-            // What undoes `records::open`, which picks `seq_open()` for a cursor that fits in
-            // `private` and `__seq_open_private()` otherwise.
-            release: Some(if RecordOps::<T>::INLINE {
-                bindings::seq_release
-            } else {
-                bindings::seq_release_private
-            }),
-            ..pin_init::zeroed()
-        };
-        // INVARIANT: `records::open` expects `i_private` to point at a live `T`; `seq_read` and
-        // `seq_lseek` only call the `seq_operations` that `open` installed, and the release
-        // functions only free what `open` allocated.
-        Self::full(operations)
-    };
 }
 
 /// A kind of table DebugFS serves files with, full or short.
@@ -268,7 +245,7 @@ pub(crate) enum RawTable {
 /// # Invariants
 ///
 /// The callbacks of `table` are sound to call, through the proxy of the table's kind, on a file
-/// whose `i_private` is `data`, for as long as what `data` points at stays valid.
+/// whose `i_private` is `data`, for as long as what `data` points at stays valid and shared.
 #[derive(Clone, Copy)]
 pub(crate) struct NewFile {
     data: *mut c_void,
@@ -346,20 +323,12 @@ unsafe extern "C" fn read_text<T: Writer + Sync>(
     ppos: *mut Offset,
 ) -> isize {
     // SAFETY: `file` is valid and its inode's `i_private` points at a `T` that the proxy keeps
-    // alive for the call (`# Safety` above); a `T` is only ever shared. For `text_read::read`: the
-    // file's
-    // `release` is `text_read::release`, no other callback of this table uses `private_data`,
-    // and `buf`, `count` and `ppos` are as the VFS passed them.
-    unsafe {
-        let data = &*(*(*file).f_inode).i_private.cast::<T>();
-        text_read::read(
-            file,
-            format_args!("{}", Rendered::new(|f| data.write(f))),
-            buf,
-            count,
-            ppos,
-        )
-    }
+    // alive for the call (`# Safety` above); a `T` is only ever shared.
+    let data = unsafe { &*(*(*file).f_inode).i_private.cast::<T>() };
+    let text = Rendered::new(|f| data.write(f));
+    // SAFETY: The file's `release` is `text_read::release`, no other callback of this table uses
+    // its `private_data`, and `buf`, `count` and `ppos` are as the VFS passed them.
+    unsafe { text_read::read(file, format_args!("{text}"), buf, count, ppos) }
 }
 
 /// `write` of writable text files: hands the bytes of one `write(2)` to [`Reader`].

@@ -185,7 +185,8 @@ impl FromStr for YesNo {
 
 // SAFETY: `YesNo` is `#[repr(transparent)]` over `bool`, so it has the layout of `bool` and is
 // round-trip transmutable to `bool`'s representation: its two valid bit patterns, 0 and 1, are
-// values of that representation (`i8`) that `bool`'s own `AtomicType` impl converts back.
+// values of that representation (`i8`) that `bool`'s own `AtomicType` impl converts back. It is
+// `Send`, as `bool` is.
 unsafe impl AtomicType for YesNo {
     type Repr = <bool as AtomicType>::Repr;
 }

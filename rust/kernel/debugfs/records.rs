@@ -6,7 +6,10 @@
 //! hundred thousand entries; a [`Records`] type is read the way C's `seq_file` iterators are.
 
 use super::{
-    file_ops::Rendered,
+    file_ops::{
+        FileOps,
+        Rendered, //
+    },
     Writer, //
 };
 use crate::{
@@ -139,6 +142,30 @@ type Cursor<T> = <T as Records>::Cursor<'static>;
 /// pointer itself; a larger one (a [`Mutex`]'s guard and index) in an allocation that `private`
 /// points at (see [`cursor_place`]).
 pub(super) struct RecordOps<T>(PhantomData<T>);
+
+impl<T: Records + 'static> FileOps<T> {
+    /// Read-only file of records, rendered by `seq_file`.
+    pub(crate) const RECORDS: Self = {
+        let operations = bindings::file_operations {
+            open: Some(open::<T>),
+            read: Some(bindings::seq_read),
+            llseek: Some(bindings::seq_lseek),
+            // What undoes `open`, which picks `seq_open()` for a cursor that fits in
+            // `private` and `__seq_open_private()` otherwise.
+            release: Some(if RecordOps::<T>::INLINE {
+                bindings::seq_release
+            } else {
+                bindings::seq_release_private
+            }),
+            ..pin_init::zeroed()
+        };
+        // SAFETY: `open` does not touch the `T`; `seq_read` and `seq_lseek` call the
+        // `seq_operations` that `open` installed, which are sound on a file whose `i_private`
+        // points at a live `T`, within the proxy's call; the release functions only free what
+        // `open` allocated.
+        unsafe { Self::new(operations) }
+    };
+}
 
 impl<T: Records + 'static> RecordOps<T> {
     /// The iterator `seq_file` drives.

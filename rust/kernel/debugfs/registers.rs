@@ -161,7 +161,8 @@ impl<R: RegisterIo> FileOps<RegisterDump<R>> {
             ..TEXT
         };
         // SAFETY: `read_registers::<R>` is sound on a file whose `i_private` points at a live
-        // `RegisterDump<R>` (its `# Safety`); `TEXT`'s `default_llseek` only moves the offset and
+        // `RegisterDump<R>` (its `# Safety`), from several readers at once since the dump is
+        // `Sync`; `TEXT`'s `default_llseek` only moves the offset and
         // `text_read::release` only frees the read state of `read_registers`' `text_read::read`.
         unsafe { Self::new(operations) }
     };
@@ -185,17 +186,13 @@ unsafe extern "C" fn read_registers<R: RegisterIo>(
 ) -> isize {
     // SAFETY: `file` is valid and its inode's `i_private` points at a `RegisterDump<R>` that the
     // proxy's active reference keeps alive for the call (`# Safety` above); it is only ever
-    // shared. For `text_read::read`: the file is a readable text file whose `release` is
-    // `text_read::release`, only `text_read` uses its `private_data` (no other callback of
-    // `REGISTERS` does), and `buf`, `count` and `ppos` are as the VFS passed them.
-    let (dump, read) = unsafe {
-        let dump = &*(*(*file).f_inode).i_private.cast::<RegisterDump<R>>();
-        let text = Rendered::new(|f| dump.render(f));
-        (
-            dump,
-            text_read::read(file, format_args!("{text}"), buf, count, ppos),
-        )
-    };
+    // shared, and it is `Sync`.
+    let dump = unsafe { &*(*(*file).f_inode).i_private.cast::<RegisterDump<R>>() };
+    let text = Rendered::new(|f| dump.render(f));
+    // SAFETY: The file is a readable text file whose `release` is `text_read::release`, only
+    // `text_read` uses its `private_data` (no other callback of `REGISTERS` does), and `buf`,
+    // `count` and `ppos` are as the VFS passed them.
+    let read = unsafe { text_read::read(file, format_args!("{text}"), buf, count, ppos) };
     if read == EINVAL.to_errno() as isize && dump.io.try_map().is_none() {
         ENODEV.to_errno() as isize
     } else {

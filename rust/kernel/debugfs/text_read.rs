@@ -86,7 +86,8 @@ pub(super) unsafe fn read(
     // the file is open (the caller's guarantee), atomically, so nothing races.
     let word = unsafe { Atomic::from_ptr(&raw mut (*file).private_data) };
     // INVARIANT: The VFS opens files with a null `private_data`, which encodes `Unread`; only
-    // this module writes it, and `release` is [`release`].
+    // this module writes it, and `release` is [`release`]. `state` is dropped when this `read`
+    // returns, while the file is still open.
     let state = OpenText { word };
     // SAFETY: `ppos` is valid and nothing else uses it during the call (`# Safety` above).
     let pos = unsafe { &mut *ppos };
