@@ -2,12 +2,11 @@
 
 //! DebugFS: files under `/sys/kernel/debug` that show and change driver state.
 //!
-//! A driver puts a value in a file, and `cat` shows it while `echo` changes it. In C that takes
-//! a `struct file_operations`, a `void *` and the promise to remove the file before freeing the
-//! value. Here a file *owns* its value:
+//! In C a file takes a `struct file_operations`, a `void *` and the promise to remove the file
+//! before freeing the value. Here a file *owns* its value:
 //!
-//! 1. [`File<T>`] holds the `T` it shows and removes its file before dropping the `T`. A file
-//!    can never read freed data, and there is no separate cleanup to forget.
+//! 1. [`File<T>`] holds the `T` it shows and removes its file before dropping the `T`: no freed
+//!    data is ever read, and there is no separate cleanup to forget.
 //! 2. [`Scope<T>`] holds one `T` and a whole directory tree of files showing parts of it, built
 //!    through a [`ScopedDir`]. Dropping the scope removes the tree, then drops the data.
 //! 3. A [`Dir`] keeps its parent alive, and is removed once it and everything created in it
@@ -17,9 +16,8 @@
 //!    type and each callback gets its own table of operations at compile time, so a file costs
 //!    what a C file costs: a dentry, an inode and one pointer to the data.
 //! 5. Like C DebugFS, failures never reach the caller: if DebugFS is compiled out
-//!    (`CONFIG_DEBUG_FS=n`), disabled at boot, or out of memory, the API still works and still
-//!    owns the data, but creates nothing. Children of a directory that could not be created are
-//!    not created either, rather than being put at the DebugFS root.
+//!    (`CONFIG_DEBUG_FS=n`), disabled at boot, or out of memory, the API still owns the data but
+//!    creates nothing, not even children of a directory that could not be created.
 //!
 //! # Examples
 //!
@@ -45,12 +43,9 @@
 //! impl Reader for Hits {
 //!     fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result {
 //!         let mut buf = [0u8; 6];
-//!         if reader.len() > buf.len() {
-//!             return Err(EINVAL);
-//!         }
-//!         let len = reader.len();
-//!         reader.read_slice(&mut buf[..len])?;
-//!         match &buf[..len] {
+//!         let text = buf.get_mut(..reader.len()).ok_or(EINVAL)?;
+//!         reader.read_slice(text)?;
+//!         match &*text {
 //!             b"reset" | b"reset\n" => self.0.store(0, Relaxed),
 //!             _ => return Err(EINVAL),
 //!         }
@@ -63,10 +58,8 @@
 //! let hits: Pin<KBox<File<Hits>>> =
 //!     KBox::pin_init(dir.read_write_file(c"hits", Hits(Atomic::new(0))), GFP_KERNEL)?;
 //!
-//! // The driver keeps using its value through the file handle.
+//! // The driver keeps using its value through the file handle; this is what `cat` will show.
 //! hits.0.store(3, Relaxed);
-//!
-//! // This is what `cat` will show.
 //! let shown = CString::try_from_fmt(format_args!("{}", Rendered(&**hits)))?;
 //! assert_eq!(shown.to_bytes(), b"hits: 3\n");
 //!

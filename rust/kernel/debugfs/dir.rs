@@ -37,9 +37,7 @@ use core::ops::Deref;
 /// A DebugFS directory.
 ///
 /// The directory is removed when the last [`Dir`] for it is dropped and every [`File`],
-/// [`Scope`] or subdirectory created in it is gone too.
-///
-/// With `CONFIG_DEBUG_FS=n` a [`Dir`] is zero-sized.
+/// [`Scope`] or subdirectory created in it is gone too. With `CONFIG_DEBUG_FS=n` it is zero-sized.
 ///
 /// # Examples
 ///
@@ -68,14 +66,20 @@ use core::ops::Deref;
 /// let key = KBox::pin_init(dir.write_binary_file(c"key", new_mutex!([0u32; 4])), GFP_KERNEL)?;
 /// // `readlink current` prints "dev0".
 /// let current = dir.symlink(c"current", c"dev0");
+/// // `cat temp` prints "21.5 C", through a function or a closure that captures nothing.
+/// let temp = dir.read_callback_file(c"temp", Atomic::<u32>::new(215), &|t, f| {
+///     writeln!(f, "{}.{} C", t.load(Relaxed) / 10, t.load(Relaxed) % 10)
+/// });
+/// let temp = KBox::pin_init(temp, GFP_KERNEL)?;
 ///
 /// // The driver keeps using its values through the handles.
 /// level.store(8, Relaxed);
 /// regs.lock()[3] = 1;
 /// assert_eq!((**version, level.load(Relaxed), trigger.load(Relaxed)), (3, 8, false));
+/// assert_eq!(temp.load(Relaxed), 215);
 /// assert_eq!((id[0], log.len(), regs.lock()[3], key.lock()[0]), (0xde, 4096, 1, 0));
 /// // Each file goes when its handle is dropped, the directories when the last handle is.
-/// drop((current, key, regs, log, id, trigger, level, version));
+/// drop((temp, current, key, regs, log, id, trigger, level, version));
 /// # Ok::<(), Error>(())
 /// ```
 ///
@@ -122,74 +126,51 @@ impl Dir {
     }
 
     /// Wraps the entry of a directory, which must be live if it is `Some`.
-    #[cfg(CONFIG_DEBUG_FS)]
-    fn from_entry(entry: Option<Arc<Entry<'static>>>, mode: Mode) -> Self {
-        Self { entry, mode }
-    }
-
+    ///
     /// Without DebugFS no entry is ever live: there is nothing to keep.
-    #[cfg(not(CONFIG_DEBUG_FS))]
-    fn from_entry(_entry: Option<Arc<Entry<'static>>>, _mode: Mode) -> Self {
-        Self {}
+    #[cfg_attr(not(CONFIG_DEBUG_FS), expect(unused_variables))]
+    fn from_entry(entry: Option<Arc<Entry<'static>>>, mode: Mode) -> Self {
+        Self {
+            #[cfg(CONFIG_DEBUG_FS)]
+            entry,
+            #[cfg(CONFIG_DEBUG_FS)]
+            mode,
+        }
     }
 
-    /// The permissions of files created through this handle.
-    #[cfg(CONFIG_DEBUG_FS)]
+    /// The permissions of files created through this handle; without DebugFS, the default.
     pub(super) fn mode(&self) -> Mode {
-        self.mode
-    }
-
-    /// Without DebugFS no file is created; the default stands in.
-    #[cfg(not(CONFIG_DEBUG_FS))]
-    pub(super) fn mode(&self) -> Mode {
-        Mode::OWNER
+        #[cfg(CONFIG_DEBUG_FS)]
+        let mode = self.mode;
+        #[cfg(not(CONFIG_DEBUG_FS))]
+        let mode = Mode::OWNER;
+        mode
     }
 
     /// The entry of this directory, if DebugFS created it.
-    #[cfg(CONFIG_DEBUG_FS)]
     fn entry(&self) -> Option<&Arc<Entry<'static>>> {
-        self.entry.as_ref()
-    }
-
-    /// Without DebugFS there is never an entry.
-    #[cfg(not(CONFIG_DEBUG_FS))]
-    fn entry(&self) -> Option<&Arc<Entry<'static>>> {
-        None
+        #[cfg(CONFIG_DEBUG_FS)]
+        let entry = self.entry.as_ref();
+        #[cfg(not(CONFIG_DEBUG_FS))]
+        let entry = None;
+        entry
     }
 
     /// Creates a directory at the root of DebugFS.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # use kernel::debugfs::Dir;
-    /// // `/sys/kernel/debug/example_new/`, removed when the last clone is dropped.
-    /// let same = {
-    ///     let dir = Dir::new(c"example_new");
-    ///     dir.clone()
-    /// };
-    /// // `dir` is gone, but `same` still names the directory, and files can still be made in it.
-    /// let file = KBox::pin_init(same.read_only_file(c"answer", 42u32), GFP_KERNEL)?;
-    /// assert_eq!(**file, 42);
-    /// # Ok::<(), Error>(())
-    /// ```
     pub fn new(name: &CStr) -> Self {
         Self::create(name, None)
     }
 
-    /// Creates a directory in this one.
-    ///
-    /// The subdirectory keeps this directory alive.
+    /// Creates a directory in this one, which it keeps alive.
     pub fn subdir(&self, name: &CStr) -> Self {
         Self::create(name, Some(self))
     }
 
     /// Returns a handle to this directory that creates files with permissions `mode`.
     ///
-    /// Each file keeps the permissions of `mode` that its operations implement: through a handle
-    /// with [`Mode::READ_ALL`] (0644), a read-only file gets 0444, a read-write file 0644 and a
-    /// write-only file 0200. Subdirectories created through the handle pass the mode on. The
-    /// handle is a [`Dir`] like any other and keeps the directory alive.
+    /// Each file keeps the permissions of `mode` that its operations implement: with
+    /// [`Mode::READ_ALL`] (0644), a read-only file gets 0444, a read-write file 0644 and a
+    /// write-only file 0200. Subdirectories created through the handle inherit the mode.
     ///
     /// # Examples
     ///
@@ -197,15 +178,16 @@ impl Dir {
     /// use kernel::debugfs::{Access, Dir, Mode};
     ///
     /// let dir = Dir::new(c"example_with_mode");
+    /// // `dir` itself still creates root-only files.
+    /// let secret = KBox::pin_init(dir.read_only_file(c"secret", 7u32), GFP_KERNEL)?;
     /// // `ls -l`: `-r--r--r-- version`, `-rw-r--r-- level`, `--w------- reset`.
     /// let public = dir.with_mode(Mode::new(Access::Everyone, Access::Owner));
+    /// // Like a clone, `public` keeps the directory alive on its own.
     /// let version = KBox::pin_init(public.read_only_file(c"version", 1u32), GFP_KERNEL)?;
     /// let level = public.read_write_file(c"level", kernel::new_mutex!(3u8));
     /// let level = KBox::pin_init(level, GFP_KERNEL)?;
     /// let reset = public.write_only_file(c"reset", kernel::new_mutex!(0u8));
     /// let reset = KBox::pin_init(reset, GFP_KERNEL)?;
-    /// // `dir` itself still creates root-only files.
-    /// let secret = KBox::pin_init(dir.read_only_file(c"secret", 7u32), GFP_KERNEL)?;
     /// assert_eq!((**version, *level.lock(), *reset.lock(), **secret), (1, 3, 0, 7));
     /// # Ok::<(), Error>(())
     /// ```
@@ -216,16 +198,13 @@ impl Dir {
 
     /// Creates a file in this directory that shows `data` through `file_ops` and whose `stat`
     /// reports `size` bytes.
-    fn create_file<'a, T, E: 'a, O: Table>(
+    fn create_file<'a, T: Sync + 'static, E: 'a, O: Table>(
         &'a self,
         name: &'a CStr,
         data: impl PinInit<T, E> + 'a,
         file_ops: &'static FileOps<T, O>,
         size: usize,
-    ) -> impl PinInit<File<T>, E> + 'a
-    where
-        T: Sync + 'static,
-    {
+    ) -> impl PinInit<File<T>, E> + 'a {
         let scope = Scope::new(data, move |data| {
             let file = NewFile::new(data, file_ops, self.mode(), size);
             // SAFETY: `file` was built from `data`, the pinned data of the `Scope` under
@@ -235,72 +214,38 @@ impl Dir {
         try_pin_init!(File { scope <- scope }? E)
     }
 
-    /// Creates a read-only file showing `data` as text.
-    ///
-    /// The file has mode 0400; reading it shows what [`Writer`] renders.
-    pub fn read_only_file<'a, T, E: 'a>(
+    /// Creates a read-only text file (mode 0400): reading it shows what [`Writer`] renders.
+    pub fn read_only_file<'a, T: Writer + Send + Sync + 'static, E: 'a>(
         &'a self,
         name: &'a CStr,
         data: impl PinInit<T, E> + 'a,
-    ) -> impl PinInit<File<T>, E> + 'a
-    where
-        T: Writer + Send + Sync + 'static,
-    {
+    ) -> impl PinInit<File<T>, E> + 'a {
         self.create_file(name, data, &FileOps::<T>::READ_ONLY, 0)
     }
 
-    /// Creates a read-write file showing `data` as text.
-    ///
-    /// The file has mode 0600; reading it shows what [`Writer`] renders, writing it hands the
-    /// bytes to [`Reader`].
-    pub fn read_write_file<'a, T, E: 'a>(
+    /// Creates a read-write text file (mode 0600): reads use [`Writer`], writes [`Reader`].
+    pub fn read_write_file<'a, T: Writer + Reader + Send + Sync + 'static, E: 'a>(
         &'a self,
         name: &'a CStr,
         data: impl PinInit<T, E> + 'a,
-    ) -> impl PinInit<File<T>, E> + 'a
-    where
-        T: Writer + Reader + Send + Sync + 'static,
-    {
+    ) -> impl PinInit<File<T>, E> + 'a {
         self.create_file(name, data, &FileOps::<T>::READ_WRITE, 0)
     }
 
-    /// Creates a write-only file updating `data` from text.
-    ///
-    /// The file has mode 0200; writing it hands the bytes to [`Reader`].
-    pub fn write_only_file<'a, T, E: 'a>(
+    /// Creates a write-only text file (mode 0200): writing it hands the bytes to [`Reader`].
+    pub fn write_only_file<'a, T: Reader + Send + Sync + 'static, E: 'a>(
         &'a self,
         name: &'a CStr,
         data: impl PinInit<T, E> + 'a,
-    ) -> impl PinInit<File<T>, E> + 'a
-    where
-        T: Reader + Send + Sync + 'static,
-    {
+    ) -> impl PinInit<File<T>, E> + 'a {
         self.create_file(name, data, &ShortFileOps::<T>::WRITE_ONLY, 0)
     }
 
     /// Creates a read-only file that shows `data` through the callback `F`.
     ///
     /// `F` must be zero-sized (a function or a closure that captures nothing), which is checked
-    /// at compile time. It is never stored: the file's operations are specific to `F`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # use kernel::debugfs::Dir;
-    /// use kernel::sync::atomic::{Atomic, Relaxed};
-    ///
-    /// let dir = Dir::new(c"example_read_callback");
-    /// // `cat .../temp` prints "21.5 C".
-    /// let temp = KBox::pin_init(
-    ///     dir.read_callback_file(c"temp", Atomic::<u32>::new(215), &|t, f| {
-    ///         let t = t.load(Relaxed);
-    ///         writeln!(f, "{}.{} C", t / 10, t % 10)
-    ///     }),
-    ///     GFP_KERNEL,
-    /// )?;
-    /// assert_eq!(temp.load(Relaxed), 215);
-    /// # Ok::<(), Error>(())
-    /// ```
+    /// at compile time. It is never stored: the file's operations are specific to `F`. [`Dir`]
+    /// has an example.
     pub fn read_callback_file<'a, T, E: 'a, F>(
         &'a self,
         name: &'a CStr,
@@ -348,23 +293,16 @@ impl Dir {
         self.create_file(name, data, callback_adapters::write_only(w), 0)
     }
 
-    /// Creates a read-only binary file: reading it copies out the bytes of `data`.
-    ///
-    /// Reads honour the file offset like C's `debugfs_create_blob()`, see [`BinaryWriter`].
-    pub fn read_binary_file<'a, T, E: 'a>(
+    /// Creates a read-only binary file, like C's `debugfs_create_blob()`, see [`BinaryWriter`].
+    pub fn read_binary_file<'a, T: BinaryWriter + Send + Sync + 'static, E: 'a>(
         &'a self,
         name: &'a CStr,
         data: impl PinInit<T, E> + 'a,
-    ) -> impl PinInit<File<T>, E> + 'a
-    where
-        T: BinaryWriter + Send + Sync + 'static,
-    {
+    ) -> impl PinInit<File<T>, E> + 'a {
         self.create_file(name, data, &ShortFileOps::<T>::BINARY_READ_ONLY, 0)
     }
 
-    /// Creates a read-write binary file: reads copy out bytes of `data`, writes copy bytes in.
-    ///
-    /// See [`BinaryWriter`] and [`BinaryReader`] for offsets and sizes.
+    /// Creates a read-write binary file, see [`BinaryWriter`] and [`BinaryReader`].
     pub fn read_write_binary_file<'a, T, E: 'a>(
         &'a self,
         name: &'a CStr,
@@ -376,33 +314,27 @@ impl Dir {
         self.create_file(name, data, &ShortFileOps::<T>::BINARY_READ_WRITE, 0)
     }
 
-    /// Creates a write-only binary file: writes copy bytes into `data`.
-    pub fn write_binary_file<'a, T, E: 'a>(
+    /// Creates a write-only binary file, see [`BinaryReader`].
+    pub fn write_binary_file<'a, T: BinaryReader + Send + Sync + 'static, E: 'a>(
         &'a self,
         name: &'a CStr,
         data: impl PinInit<T, E> + 'a,
-    ) -> impl PinInit<File<T>, E> + 'a
-    where
-        T: BinaryReader + Send + Sync + 'static,
-    {
+    ) -> impl PinInit<File<T>, E> + 'a {
         self.create_file(name, data, &ShortFileOps::<T>::BINARY_WRITE_ONLY, 0)
     }
 
     /// Creates a read-only binary file, see [`Dir::read_binary_file`], whose `stat` reports
     /// `size` bytes.
     ///
-    /// This is C's `debugfs_create_file_size()`: `ls -l` and tools that size their reads by
-    /// `st_size` see the length of the data. The size is set once, here: if the data later grows
-    /// or shrinks, reads still return what is there, and only `stat` is stale.
-    pub fn read_binary_file_with_size<'a, T, E: 'a>(
+    /// This is C's `debugfs_create_file_size()`, for tools that size their reads by `st_size`.
+    /// The size is set once: if the data later changes length, reads still return what is
+    /// there, and only `stat` is stale.
+    pub fn read_binary_file_with_size<'a, T: BinaryWriter + Send + Sync + 'static, E: 'a>(
         &'a self,
         name: &'a CStr,
         data: impl PinInit<T, E> + 'a,
         size: usize,
-    ) -> impl PinInit<File<T>, E> + 'a
-    where
-        T: BinaryWriter + Send + Sync + 'static,
-    {
+    ) -> impl PinInit<File<T>, E> + 'a {
         self.create_file(name, data, &ShortFileOps::<T>::BINARY_READ_ONLY, size)
     }
 
@@ -420,42 +352,29 @@ impl Dir {
         self.create_file(name, data, &ShortFileOps::<T>::BINARY_READ_WRITE, size)
     }
 
-    /// Creates a read-only file of [`Records`], rendered one record at a time like a C
-    /// `seq_file`.
-    ///
-    /// Reading never holds the whole text: see [`Records`] for what a read renders and what it
-    /// holds. The file has mode 0400 (or what [`Dir::with_mode`] allows for reading).
-    pub fn records_file<'a, T, E: 'a>(
+    /// Creates a read-only file (mode 0400) of [`Records`], rendered one record at a time like
+    /// a C `seq_file`, never holding the whole text.
+    pub fn records_file<'a, T: Records + Send + Sync + 'static, E: 'a>(
         &'a self,
         name: &'a CStr,
         data: impl PinInit<T, E> + 'a,
-    ) -> impl PinInit<File<T>, E> + 'a
-    where
-        T: Records + Send + Sync + 'static,
-    {
+    ) -> impl PinInit<File<T>, E> + 'a {
         self.create_file(name, data, &FileOps::<T>::RECORDS, 0)
     }
 
-    /// Creates a read-only file showing the registers of a [`RegisterDump`], like C's
-    /// `debugfs_create_regset32()`.
-    ///
-    /// See [`RegisterDump`] for an example.
-    pub fn registers_file<'a, R, E: 'a>(
+    /// Creates a read-only file showing a [`RegisterDump`], like C's `debugfs_create_regset32()`.
+    pub fn registers_file<'a, R: RegisterIo + Send + 'static, E: 'a>(
         &'a self,
         name: &'a CStr,
         data: impl PinInit<RegisterDump<R>, E> + 'a,
-    ) -> impl PinInit<File<RegisterDump<R>>, E> + 'a
-    where
-        R: RegisterIo + Send + 'static,
-    {
+    ) -> impl PinInit<File<RegisterDump<R>>, E> + 'a {
         self.create_file(name, data, &FileOps::<RegisterDump<R>>::REGISTERS, 0)
     }
 
     /// Creates a symbolic link named `name` in this directory, pointing at `target`.
     ///
-    /// `target` is stored as given: a path relative to this directory, or an absolute one. The
-    /// link is removed when the returned [`Symlink`] is dropped, and keeps this directory alive
-    /// until then.
+    /// `target` is stored as given (relative to this directory, or absolute). The link keeps
+    /// this directory alive until the returned [`Symlink`] is dropped, which removes it.
     pub fn symlink(&self, name: &CStr, target: &CStr) -> Symlink {
         Symlink {
             _entry: match self.entry() {
@@ -480,25 +399,31 @@ impl Dir {
     /// # use kernel::debugfs::Dir;
     /// use kernel::sync::atomic::{Atomic, Relaxed};
     ///
+    /// static DROPPED: Atomic<bool> = Atomic::new(false);
+    ///
     /// struct Queue {
     ///     head: Atomic<u32>,
     ///     tail: Atomic<u32>,
     /// }
     ///
+    /// impl Drop for Queue {
+    ///     fn drop(&mut self) {
+    ///         DROPPED.store(true, Relaxed);
+    ///     }
+    /// }
+    ///
     /// let root = Dir::new(c"example_scope");
     /// // `example_scope/queue0/{head,tail}`, both showing fields of the one `Queue`.
-    /// let queue = KBox::pin_init(
-    ///     root.scope(
-    ///         Queue { head: Atomic::new(1), tail: Atomic::new(5) },
-    ///         c"queue0",
-    ///         |queue, dir| {
-    ///             dir.read_only_file(c"head", &queue.head);
-    ///             dir.read_only_file(c"tail", &queue.tail);
-    ///         },
-    ///     ),
-    ///     GFP_KERNEL,
-    /// )?;
+    /// let queue = Queue { head: Atomic::new(1), tail: Atomic::new(5) };
+    /// let queue = root.scope(queue, c"queue0", |queue, dir| {
+    ///     dir.read_only_file(c"head", &queue.head);
+    ///     dir.read_only_file(c"tail", &queue.tail);
+    /// });
+    /// let queue = KBox::pin_init(queue, GFP_KERNEL)?;
     /// assert_eq!(queue.tail.load(Relaxed) - queue.head.load(Relaxed), 4);
+    /// // Dropping the scope removes `queue0/`, then drops the data.
+    /// drop(queue);
+    /// assert!(DROPPED.load(Relaxed));
     /// # Ok::<(), Error>(())
     /// ```
     pub fn scope<'a, T: 'static, E: 'a, F>(

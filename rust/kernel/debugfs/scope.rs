@@ -51,8 +51,7 @@ use core::{
 ///   files may read it concurrently.
 #[pin_data]
 pub struct Scope<T> {
-    // Field order is load-bearing: fields drop in declaration order, so the whole tree is removed
-    // (and `debugfs_remove` has waited for running file operations) before `data` is dropped.
+    // Dropped first: removing the tree waits for running file operations, before `data` goes.
     entry: Entry<'static>,
     #[pin]
     data: T,
@@ -112,53 +111,19 @@ impl<'b, T: 'static> Scope<T> {
             ManuallyDrop::into_inner(root.entry)
         })
     }
-}
 
-impl<'a, T: 'a> Scope<T> {
     /// Creates a directory `name` at the root of DebugFS, holding `data` and the files `init`
     /// makes for it.
     ///
     /// This is [`Dir::scope`] for a directory with no parent; like it, it requires owned data
-    /// (`T: 'static`).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use kernel::debugfs::Scope;
-    /// use kernel::sync::atomic::{Atomic, Relaxed};
-    ///
-    /// static DROPPED: Atomic<bool> = Atomic::new(false);
-    ///
-    /// struct Stats(Atomic<u64>);
-    ///
-    /// impl Drop for Stats {
-    ///     fn drop(&mut self) {
-    ///         DROPPED.store(true, Relaxed);
-    ///     }
-    /// }
-    ///
-    /// let stats = KBox::pin_init(
-    ///     Scope::dir(Stats(Atomic::new(0)), c"example_scope_dir", |stats, dir| {
-    ///         dir.read_write_file(c"packets", &stats.0);
-    ///     }),
-    ///     GFP_KERNEL,
-    /// )?;
-    /// stats.0.fetch_add(2, Relaxed);
-    /// assert_eq!(stats.0.load(Relaxed), 2);
-    ///
-    /// // Dropping the scope removes `example_scope_dir/`, then drops the data.
-    /// drop(stats);
-    /// assert!(DROPPED.load(Relaxed));
-    /// # Ok::<(), Error>(())
-    /// ```
-    pub fn dir<E: 'a, F>(
-        data: impl PinInit<T, E> + 'a,
-        name: &'a CStr,
+    /// (`T: 'static`), and [`ScopedDir`] has an example.
+    pub fn dir<E: 'b, F>(
+        data: impl PinInit<T, E> + 'b,
+        name: &'b CStr,
         init: F,
-    ) -> impl PinInit<Self, E> + 'a
+    ) -> impl PinInit<Self, E> + 'b
     where
-        T: 'static,
-        F: for<'data, 'dir> FnOnce(&'data T, &'dir ScopedDir<'data, 'dir>) + 'a,
+        F: for<'data, 'dir> FnOnce(&'data T, &'dir ScopedDir<'data, 'dir>) + 'b,
     {
         Scope::tree(data, name, None, init)
     }
@@ -183,10 +148,8 @@ impl<T> Deref for Scope<T> {
 ///
 /// ```
 /// use kernel::debugfs::{Mode, Scope, ScopedDir};
-/// use kernel::new_mutex;
-/// use kernel::sync::atomic::{Atomic, Relaxed};
-/// use kernel::sync::Mutex;
-/// use kernel::uaccess::UserSliceReader;
+/// use kernel::sync::{atomic::{Atomic, Relaxed}, Mutex};
+/// use kernel::{new_mutex, uaccess::UserSliceReader};
 ///
 /// #[pin_data]
 /// struct Port {
@@ -206,21 +169,20 @@ impl<T> Deref for Scope<T> {
 ///     Ok(())
 /// }
 ///
-/// // `example_scoped_dir/port0/` and a link `first` to it.
+/// // A helper filling `port0/`; `cat mbps` prints "100 Mb/s", writing `reset` zeroes the speed.
 /// fn show_port<'data>(port: &'data Port, dir: &ScopedDir<'data, '_>) {
-///     let speed = &port.speed;
+///     let (speed, eeprom) = (&port.speed, &port.eeprom);
 ///     dir.read_write_file(c"speed", speed);
 ///     dir.with_mode(Mode::READ_ALL).read_only_file(c"public_speed", speed);
 ///     dir.write_only_file(c"set_speed", speed);
-///     // `cat .../mbps` prints "100 Mb/s"; any write to `reset` sets the speed to 0.
 ///     dir.read_callback_file(c"mbps", speed, &mbps);
 ///     dir.write_only_callback_file(c"reset", speed, &reset);
 ///     dir.read_write_callback_file(c"mbps_or_reset", speed, &mbps, &reset);
-///     dir.read_binary_file(c"eeprom_ro", &port.eeprom);
-///     dir.read_write_binary_file(c"eeprom", &port.eeprom);
-///     dir.write_binary_file(c"eeprom_wo", &port.eeprom);
-///     dir.read_binary_file_with_size(c"eeprom_sized", &port.eeprom, 16);
-///     dir.read_write_binary_file_with_size(c"eeprom_rw_sized", &port.eeprom, 16);
+///     dir.read_binary_file(c"eeprom_ro", eeprom);
+///     dir.read_write_binary_file(c"eeprom", eeprom);
+///     dir.write_binary_file(c"eeprom_wo", eeprom);
+///     dir.read_binary_file_with_size(c"eeprom_sized", eeprom, 16);
+///     dir.read_write_binary_file_with_size(c"eeprom_rw_sized", eeprom, 16);
 ///     dir.records_file(c"log", &port.log);
 /// }
 ///
@@ -229,13 +191,12 @@ impl<T> Deref for Scope<T> {
 ///     eeprom <- new_mutex!([0xff; 16]),
 ///     log <- new_mutex!(KVec::new()),
 /// });
-/// let port = KBox::pin_init(
-///     Scope::dir(port, c"example_scoped_dir", |port, dir| {
-///         show_port(port, &dir.dir(c"port0"));
-///         dir.symlink(c"first", c"port0");
-///     }),
-///     GFP_KERNEL,
-/// )?;
+/// // `example_scoped_dir/port0/` and a link `first` to it.
+/// let port = Scope::dir(port, c"example_scoped_dir", |port, dir| {
+///     show_port(port, &dir.dir(c"port0"));
+///     dir.symlink(c"first", c"port0");
+/// });
+/// let port = KBox::pin_init(port, GFP_KERNEL)?;
 /// port.log.lock().push(1, GFP_KERNEL)?;
 /// assert_eq!(port.speed.load(Relaxed), 100);
 /// # Ok::<(), Error>(())
@@ -376,8 +337,7 @@ impl<'data, 'dir> ScopedDir<'data, 'dir> {
         self.create_file(name, data, &ShortFileOps::<T>::BINARY_WRITE_ONLY, 0)
     }
 
-    /// Creates a read-only binary file whose `stat` reports `size` bytes, see
-    /// [`Dir::read_binary_file_with_size`].
+    /// Creates a sized read-only binary file, see [`Dir::read_binary_file_with_size`].
     pub fn read_binary_file_with_size<T>(&self, name: &CStr, data: &'data T, size: usize)
     where
         T: BinaryWriter + Send + Sync + 'static,
@@ -385,8 +345,7 @@ impl<'data, 'dir> ScopedDir<'data, 'dir> {
         self.create_file(name, data, &ShortFileOps::<T>::BINARY_READ_ONLY, size)
     }
 
-    /// Creates a read-write binary file whose `stat` reports `size` bytes, see
-    /// [`Dir::read_write_binary_file_with_size`].
+    /// Creates a sized read-write binary file, see [`Dir::read_write_binary_file_with_size`].
     pub fn read_write_binary_file_with_size<T>(&self, name: &CStr, data: &'data T, size: usize)
     where
         T: BinaryWriter + BinaryReader + Send + Sync + 'static,

@@ -49,10 +49,9 @@ use zerocopy::Immutable;
 
 /// A value that can be rendered as text, for reading its file.
 ///
-/// Every [`Debug`](fmt::Debug) type is one, printing `{:?}` and a newline; as `Debug` output is not
-/// a stable format, implement `Writer` on a type of your own where user space parses what it reads.
-/// `write` may run in atomic context and more than once per `read(2)`, so it must not sleep and
-/// should have no side effects.
+/// Every [`Debug`](fmt::Debug) type is one, printing `{:?}` and a newline; `Debug` output is not
+/// stable, so implement `Writer` where user space parses what it reads. `write` may run in atomic
+/// context and more than once per `read(2)`: it must not sleep and should have no side effects.
 ///
 /// # Examples
 ///
@@ -106,18 +105,16 @@ impl<T: Writer> Writer for Mutex<T> {
 
 /// A value that can be updated from text, for writing its file.
 ///
-/// `read_from_slice` gets the bytes of one `write(2)` and must either take them as a whole new
-/// value or fail and leave the value unchanged. Copy the bytes out before parsing them (user space
-/// may change them meanwhile), and bound how many you take.
+/// `read_from_slice` gets the bytes of one `write(2)`: it takes them as a whole new value or fails
+/// leaving the value unchanged. Copy the bytes out, bounded, before parsing them.
 ///
 /// # C's parsing
 ///
-/// The impls here (for an [`Atomic`], a `core::sync::atomic` integer or a [`Mutex`], of integers,
-/// `bool`, [`Hex`] or [`YesNo`]) parse as the C DebugFS attribute files do: `kstrtoull` or
-/// `kstrtoll` with base 0 (decimal, `0x` hexadecimal, leading-`0` octal, an optional trailing
-/// newline), and `kstrtobool`. Malformed input and input over 128 bytes fail with `EINVAL`,
-/// out-of-range numbers with `ERANGE`, and the value is left as it was. Other types, such as a
-/// driver's own [`AtomicType`] enum, parse with [`FromStr`].
+/// The impls here (an [`Atomic`], `core::sync::atomic` integer or [`Mutex`] of integers, `bool`,
+/// [`Hex`] or [`YesNo`]) parse as C DebugFS does: `kstrtoull`/`kstrtoll` with base 0 (decimal,
+/// `0x` hex, leading-`0` octal, optional trailing newline) and `kstrtobool`. Malformed input and
+/// input over 128 bytes fail with `EINVAL`, out-of-range numbers with `ERANGE`, leaving the value
+/// as it was. Other types, such as a driver's own [`AtomicType`] enum, parse with [`FromStr`].
 ///
 /// # Examples
 ///
@@ -309,13 +306,9 @@ impl<T: FromStr + Unpin + 'static> Reader for Mutex<T> {
 /// A value that can be read as raw bytes, for reading its binary file.
 ///
 /// It is implemented for plain-old-data values (zerocopy's `IntoBytes + Immutable`), vectors of
-/// them, and locks, boxes and `Arc`s of such values.
-///
-/// # Byte order
-///
-/// Those impls copy the value as it is in memory, as C's `debugfs_create_blob()` does, so a `u32`
-/// of 1 reads as `01 00 00 00` on x86_64 and arm64 but `00 00 00 01` on s390. For the same image on
-/// every kernel, build the bytes with `to_le_bytes()` (or `to_be_bytes()`), as below.
+/// them, and locks, boxes and `Arc`s of such values. Those copy the value as it is in memory, as
+/// C's `debugfs_create_blob()` does: a `u32` of 1 reads as `01 00 00 00` on x86_64 and arm64 but
+/// `00 00 00 01` on s390. For the same bytes everywhere, use `to_le_bytes()`, as below.
 ///
 /// # Examples
 ///
@@ -333,15 +326,11 @@ impl<T: FromStr + Unpin + 'static> Reader for Mutex<T> {
 /// }
 ///
 /// impl BinaryWriter for Registers {
-///     fn write_to_slice(
-///         &self,
-///         writer: &mut UserSliceWriter,
-///         offset: &mut Offset,
-///     ) -> Result<usize> {
+///     fn write_to_slice(&self, w: &mut UserSliceWriter, offset: &mut Offset) -> Result<usize> {
 ///         let mut image = [0u8; 8];
 ///         image[..4].copy_from_slice(&self.id.to_le_bytes());
 ///         image[4..].copy_from_slice(&self.status.load(Relaxed).to_le_bytes());
-///         writer.write_slice_file(&image, offset)
+///         w.write_slice_file(&image, offset)
 ///     }
 /// }
 ///
@@ -352,12 +341,11 @@ impl<T: FromStr + Unpin + 'static> Reader for Mutex<T> {
 /// # Ok::<(), Error>(())
 /// ```
 pub trait BinaryWriter {
-    /// Copies bytes of the value, from `*offset` on, into `writer`; advances `*offset` by the
-    /// number of bytes copied and returns it.
+    /// Copies bytes of the value from `*offset` on into `writer`, as many as it has room for;
+    /// advances `*offset` by the number copied and returns it.
     ///
-    /// As many bytes are asked for as `writer` has room for. Like C's `simple_read_from_buffer`
-    /// (and [`UserSliceWriter::write_slice_file`]), the copy is short at the end, 0 bytes at or
-    /// past the end, and a negative offset is `EINVAL`.
+    /// Like C's `simple_read_from_buffer` ([`UserSliceWriter::write_slice_file`]), the copy is
+    /// short at the end, 0 bytes at or past it, and a negative offset is `EINVAL`.
     fn write_to_slice(&self, writer: &mut UserSliceWriter, offset: &mut Offset) -> Result<usize>;
 }
 
@@ -441,10 +429,8 @@ impl_through_pointers!(
 ///
 /// let dir = Dir::new(c"example_binary_reader_mut");
 /// // `printf '\x07' | dd of=.../table bs=1 seek=3 conv=notrunc` sets byte 3.
-/// let table = KBox::pin_init(
-///     dir.write_binary_file(c"table", new_mutex!(Table([0; 16]))),
-///     GFP_KERNEL,
-/// )?;
+/// let table = dir.write_binary_file(c"table", new_mutex!(Table([0; 16])));
+/// let table = KBox::pin_init(table, GFP_KERNEL)?;
 /// # Ok::<(), Error>(())
 /// ```
 pub trait BinaryReaderMut {
@@ -528,12 +514,10 @@ impl<T: FromBytes + IntoBytes, A: Allocator> BinaryReaderMut for Vec<T, A> {
 /// A value that can be overwritten with raw bytes through a shared reference, for writing its
 /// binary file.
 ///
-/// It has the semantics of [`BinaryReaderMut`]; implementations provide the exclusive access,
-/// as the one for [`Mutex`] does by locking (and then calling
-/// [`read_from_slice_mut`](BinaryReaderMut::read_from_slice_mut)).
+/// It has the semantics of [`BinaryReaderMut`], with the exclusive access provided by the
+/// implementation, as the one for [`Mutex`] does by locking.
 pub trait BinaryReader {
-    /// Copies the bytes in `reader` into the value from `*offset` on; see
-    /// [`BinaryReaderMut::read_from_slice_mut`].
+    /// Copies `reader` into the value at `*offset`, see [`BinaryReaderMut::read_from_slice_mut`].
     fn read_from_slice(&self, reader: &mut UserSliceReader, offset: &mut Offset) -> Result<usize>;
 }
 
