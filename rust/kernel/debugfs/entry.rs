@@ -2,8 +2,8 @@
 
 //! [`Entry`]: the owner of one DebugFS dentry.
 //!
-//! The only caller of `fs/debugfs`, and the only code that differs when DebugFS is compiled out:
-//! then an [`Entry`] is zero-sized and never [`live`](Entry::is_live).
+//! The only caller of `fs/debugfs`. When DebugFS is compiled out, an [`Entry`] is zero-sized and
+//! never [`live`](Entry::is_live), and a `Dir` drops the fields that would hold one.
 //!
 //! C header: [`include/linux/debugfs.h`](srctree/include/linux/debugfs.h)
 
