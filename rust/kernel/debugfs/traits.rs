@@ -50,42 +50,11 @@ use zerocopy::Immutable;
 /// A value that can be rendered as text, for reading its file.
 ///
 /// Every [`Debug`](fmt::Debug) type is one, printing `{:?}` and a newline; `Debug` output is not
-/// stable, so implement `Writer` where user space parses what it reads. `write` may run in atomic
-/// context and more than once per `read(2)`: it must not sleep and should have no side effects.
+/// stable, so implement `Writer` where user space parses what it reads. `write` may hold a spinlock
+/// (the file never allocates while it runs) and may run more than once per `read(2)`, so it should
+/// have no side effects.
 ///
-/// # Examples
-///
-/// ```
-/// use kernel::debugfs::{Dir, Writer};
-/// use kernel::fmt;
-/// use kernel::str::CString;
-///
-/// struct Speed {
-///     mbps: u32,
-///     duplex: bool,
-/// }
-///
-/// impl Writer for Speed {
-///     fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-///         let duplex = if self.duplex { "full" } else { "half" };
-///         writeln!(f, "{} Mb/s, {duplex} duplex", self.mbps)
-///     }
-/// }
-///
-/// let dir = Dir::new(c"example_writer");
-/// let speed = dir.read_only_file(c"speed", Speed { mbps: 100, duplex: true });
-/// let speed = KBox::pin_init(speed, GFP_KERNEL)?;
-/// // What `cat /sys/kernel/debug/example_writer/speed` prints:
-/// let shown = CString::try_from_fmt(fmt!("{}", Rendered(&**speed)))?;
-/// assert_eq!(shown.to_bytes(), b"100 Mb/s, full duplex\n");
-/// # struct Rendered<'a, T>(&'a T);
-/// # impl<T: Writer> fmt::Display for Rendered<'_, T> {
-/// #     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-/// #         self.0.write(f)
-/// #     }
-/// # }
-/// # Ok::<(), Error>(())
-/// ```
+/// The [module documentation](super) has an example.
 pub trait Writer {
     /// Renders the value; an error fails the `read(2)` with `EINVAL`.
     fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
@@ -116,39 +85,7 @@ impl<T: Writer> Writer for Mutex<T> {
 /// input over 128 bytes fail with `EINVAL`, out-of-range numbers with `ERANGE`, leaving the value
 /// as it was. Other types, such as a driver's own [`AtomicType`] enum, parse with [`FromStr`].
 ///
-/// # Examples
-///
-/// A percentage, refusing anything above 100:
-///
-/// ```
-/// use kernel::debugfs::{Dir, Reader};
-/// use kernel::sync::atomic::{Atomic, Relaxed};
-/// use kernel::uaccess::UserSliceReader;
-///
-/// struct Percent(Atomic<u32>);
-///
-/// impl Reader for Percent {
-///     fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result {
-///         // "100\n" is the longest valid input.
-///         let mut buf = [0u8; 4];
-///         let text = buf.get_mut(..reader.len()).ok_or(EINVAL)?;
-///         reader.read_slice(text)?;
-///         let text = core::str::from_utf8(text).map_err(|_| EINVAL)?;
-///         let value: u32 = text.trim_end_matches('\n').parse().map_err(|_| EINVAL)?;
-///         if value > 100 {
-///             return Err(ERANGE);
-///         }
-///         self.0.store(value, Relaxed);
-///         Ok(())
-///     }
-/// }
-///
-/// let dir = Dir::new(c"example_reader");
-/// // `echo 75 > .../threshold` sets it; `echo 101` fails with ERANGE, `echo x` with EINVAL.
-/// let threshold = dir.write_only_file(c"threshold", Percent(Atomic::new(50)));
-/// let threshold = KBox::pin_init(threshold, GFP_KERNEL)?;
-/// # Ok::<(), Error>(())
-/// ```
+/// The [module documentation](super) has an example.
 pub trait Reader {
     /// Updates the value from the text in `reader`.
     fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result;
@@ -161,10 +98,8 @@ const TEXT_INPUT_MAX: usize = 128;
 const SHORT_TEXT_MAX: usize = 31;
 
 /// Copies `len` bytes of text with `fill` into a stack buffer and hands them to `parse`
-/// NUL-terminated, as C's parsers want them.
-///
-/// Text longer than [`TEXT_INPUT_MAX`] is `EINVAL` before `fill` runs, and so is text holding a
-/// NUL byte, where C would stop parsing.
+/// NUL-terminated, as C's parsers want them. Text longer than [`TEXT_INPUT_MAX`] is `EINVAL`
+/// before `fill` runs, and so is text holding a NUL byte, where C would stop parsing.
 fn with_nul<T>(
     len: usize,
     fill: impl FnOnce(&mut [u8]) -> Result,
@@ -261,7 +196,6 @@ fn parse_value<T: FromStr + 'static>(text: &CStr) -> Result<T> {
     }
 }
 
-/// Integers and `bool` parse as in C (see [`Reader`]), other types with [`FromStr`].
 impl<T: AtomicType + FromStr + 'static> Reader for Atomic<T>
 where
     T::Repr: AtomicBasicOps,
@@ -294,7 +228,6 @@ impl_reader_for_core_atomics!(
 #[cfg(target_has_atomic = "64")]
 impl_reader_for_core_atomics!(i64 => AtomicI64, u64 => AtomicU64);
 
-/// Integers and `bool` parse as in C (see [`Reader`]), other types with [`FromStr`].
 impl<T: FromStr + Unpin + 'static> Reader for Mutex<T> {
     fn read_from_slice(&self, reader: &mut UserSliceReader) -> Result {
         let value = parse_write(reader, parse_value::<T>)?;
@@ -312,32 +245,24 @@ impl<T: FromStr + Unpin + 'static> Reader for Mutex<T> {
 ///
 /// # Examples
 ///
-/// Two registers, little-endian whatever the CPU:
+/// A register, little-endian whatever the CPU:
 ///
 /// ```
 /// use kernel::debugfs::{BinaryWriter, Dir};
 /// use kernel::fs::file::Offset;
-/// use kernel::sync::atomic::{Atomic, Relaxed};
 /// use kernel::uaccess::UserSliceWriter;
 ///
-/// struct Registers {
-///     id: u32,
-///     status: Atomic<u32>,
-/// }
+/// struct Id(u32);
 ///
-/// impl BinaryWriter for Registers {
+/// impl BinaryWriter for Id {
 ///     fn write_to_slice(&self, w: &mut UserSliceWriter, offset: &mut Offset) -> Result<usize> {
-///         let mut image = [0u8; 8];
-///         image[..4].copy_from_slice(&self.id.to_le_bytes());
-///         image[4..].copy_from_slice(&self.status.load(Relaxed).to_le_bytes());
-///         w.write_slice_file(&image, offset)
+///         w.write_slice_file(&self.0.to_le_bytes(), offset)
 ///     }
 /// }
 ///
 /// let dir = Dir::new(c"example_binary_writer");
-/// // `xxd .../regs` shows 8 bytes: the id, then the status.
-/// let regs = Registers { id: 0x1234, status: Atomic::new(1) };
-/// let regs = KBox::pin_init(dir.read_binary_file(c"regs", regs), GFP_KERNEL)?;
+/// // `xxd .../id` shows `34 12 00 00` on every CPU.
+/// let id = KBox::pin_init(dir.read_binary_file(c"id", Id(0x1234)), GFP_KERNEL)?;
 /// # Ok::<(), Error>(())
 /// ```
 pub trait BinaryWriter {
@@ -400,39 +325,6 @@ impl_through_pointers!(
 /// It is implemented for plain-old-data values (zerocopy's `FromBytes + IntoBytes`), vectors of
 /// them and boxes; a [`Mutex`] of such a value is a [`BinaryReader`]. Numbers take the bytes in
 /// the CPU's order (see [`BinaryWriter`]).
-///
-/// # Examples
-///
-/// A table whose first byte user space may not change; the `[u8; 16]` impl keeps the
-/// all-or-nothing rule.
-///
-/// ```
-/// use kernel::debugfs::{BinaryReaderMut, Dir};
-/// use kernel::fs::file::Offset;
-/// use kernel::new_mutex;
-/// use kernel::uaccess::UserSliceReader;
-///
-/// struct Table([u8; 16]);
-///
-/// impl BinaryReaderMut for Table {
-///     fn read_from_slice_mut(
-///         &mut self,
-///         reader: &mut UserSliceReader,
-///         offset: &mut Offset,
-///     ) -> Result<usize> {
-///         if *offset == 0 {
-///             return Err(EPERM);
-///         }
-///         self.0.read_from_slice_mut(reader, offset)
-///     }
-/// }
-///
-/// let dir = Dir::new(c"example_binary_reader_mut");
-/// // `printf '\x07' | dd of=.../table bs=1 seek=3 conv=notrunc` sets byte 3.
-/// let table = dir.write_binary_file(c"table", new_mutex!(Table([0; 16])));
-/// let table = KBox::pin_init(table, GFP_KERNEL)?;
-/// # Ok::<(), Error>(())
-/// ```
 pub trait BinaryReaderMut {
     /// Copies the bytes in `reader` into the value from `*offset` on; advances `*offset` by the
     /// number of bytes copied and returns it.
@@ -512,10 +404,8 @@ impl<T: FromBytes + IntoBytes, A: Allocator> BinaryReaderMut for Vec<T, A> {
 }
 
 /// A value that can be overwritten with raw bytes through a shared reference, for writing its
-/// binary file.
-///
-/// It has the semantics of [`BinaryReaderMut`], with the exclusive access provided by the
-/// implementation, as the one for [`Mutex`] does by locking.
+/// binary file: a [`BinaryReaderMut`] whose exclusive access the implementation provides, as the
+/// one for [`Mutex`] does by locking.
 pub trait BinaryReader {
     /// Copies `reader` into the value at `*offset`, see [`BinaryReaderMut::read_from_slice_mut`].
     fn read_from_slice(&self, reader: &mut UserSliceReader, offset: &mut Offset) -> Result<usize>;
