@@ -4,12 +4,9 @@
 //!
 //! A callback file shows a `T` through a closure `F` and updates it through a closure `W`. Only
 //! the closures' *types* are carried: the file's data is viewed as a [`Callbacks<T, F, W>`], whose
-//! [`Writer`] and [`Reader`] conjure the closures back with [`materialize_zst`].
-//!
-//! The closures must be zero-sized (a function item or a closure that captures nothing), which
-//! each table checks at compile time, and [`Copy`]; whoever created the file held a `&'static F`
-//! (and `&'static W`), which proves that the type has a value. [`Callbacks`] is
-//! `#[repr(transparent)]` over `T`, so its [`FileOps`] serve files showing a plain `T` ([`adapt`]).
+//! [`Writer`] and [`Reader`] conjure the closures back with [`materialize_zst`]. The closures must
+//! be zero-sized (a function item or a capture-less closure; [`adapt`] checks it at compile time)
+//! and [`Copy`], and the file's creator held a `&'static F`, proof that `F` has a value.
 
 use super::{
     file_ops::{
@@ -63,11 +60,11 @@ where
 const fn adapt<T, F, W, O>(
     file_ops: &'static FileOps<Callbacks<T, F, W>, O>,
 ) -> &'static FileOps<T, O> {
-    const { assert!(FileOps::<Callbacks<T, F, W>, O>::same_layout_as::<T>()) };
-    // SAFETY: Both types have the same layout (`#[repr(C)]` with the data type only in a
-    // `PhantomData`; checked above), so the cast keeps size, alignment and validity. The
-    // invariant of `FileOps` carries over: `Callbacks<T, F, W>` is `#[repr(transparent)]` over
-    // `T`, so a pointer to a live `T` is a pointer to a live `Callbacks<T, F, W>`.
+    const { assert_zero_sized::<F>() };
+    const { assert_zero_sized::<W>() };
+    // SAFETY: `FileOps` is `#[repr(C)]` with its data type only in a `PhantomData`, so both types
+    // have the same layout and validity. The invariant of `FileOps` carries over: `Callbacks` is
+    // `#[repr(transparent)]` over `T`, so a pointer to a live `T` is one to a live `Callbacks`.
     unsafe { &*core::ptr::from_ref(file_ops).cast() }
 }
 
@@ -85,7 +82,6 @@ where
     T: Sync + 'static,
     F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Sync + Copy + 'static,
 {
-    const { assert_zero_sized::<F>() };
     adapt(&FileOps::<Callbacks<T, F, ()>>::READ_ONLY)
 }
 
@@ -96,8 +92,6 @@ where
     F: Fn(&T, &mut fmt::Formatter<'_>) -> fmt::Result + Sync + Copy + 'static,
     W: Fn(&T, &mut UserSliceReader) -> Result + Sync + Copy + 'static,
 {
-    const { assert_zero_sized::<F>() };
-    const { assert_zero_sized::<W>() };
     adapt(&FileOps::<Callbacks<T, F, W>>::READ_WRITE)
 }
 
@@ -107,7 +101,6 @@ where
     T: Sync + 'static,
     W: Fn(&T, &mut UserSliceReader) -> Result + Sync + Copy + 'static,
 {
-    const { assert_zero_sized::<W>() };
     adapt(&ShortFileOps::<Callbacks<T, (), W>>::WRITE_ONLY)
 }
 

@@ -123,20 +123,6 @@ impl<T, O> FileOps<T, O> {
             _data: PhantomData,
         }
     }
-
-    /// Whether a `FileOps<U, O>` has the same layout as this one, field by field: always, by
-    /// `#[repr(C)]`, which [`super::callback_adapters`] checks at compile time.
-    pub(crate) const fn same_layout_as<U>() -> bool {
-        use core::mem::{
-            align_of,
-            offset_of,
-            size_of, //
-        };
-        size_of::<Self>() == size_of::<FileOps<U, O>>()
-            && align_of::<Self>() == align_of::<FileOps<U, O>>()
-            && offset_of!(Self, operations) == offset_of!(FileOps<U, O>, operations)
-            && offset_of!(Self, mode) == offset_of!(FileOps<U, O>, mode)
-    }
 }
 
 impl<T: Writer + Sync> FileOps<T> {
