@@ -3,23 +3,19 @@
 //! [`FileOps`]: the operations of DebugFS files, one table per data type, and [`NewFile`], a file
 //! to create with one of them.
 //!
-//! A file's inode `i_private` points at the `T` it shows. The tables are associated constants of
-//! [`FileOps<T>`], emitted by monomorphization into the `.rodata` of the crate that creates the
-//! file. A table is a whole `struct file_operations` for files that keep state while open (text
-//! that is read, records), or a `struct debugfs_short_fops` for those that do not.
-//!
-//! Every callback but `release` runs under a DebugFS proxy's active reference, which
-//! `debugfs_remove` waits for, so a `T` that outlives its file's dentry is valid in it. `release`
-//! (full tables only) may run after the removal and touches only what the open file holds.
+//! A file's inode `i_private` points at the `T` it shows. Each table is an associated constant of
+//! [`FileOps<T>`], in the `.rodata` of the crate that creates the file: a `struct file_operations`
+//! for files that keep state while open (text that is read, records), else a `struct
+//! debugfs_short_fops`. Every callback but `release` runs under a DebugFS proxy's active
+//! reference, which `debugfs_remove` waits for, so the `T` is valid in it; `release` may run after
+//! the removal and touches only what the open file holds.
 //!
 //! The short proxy opens files itself (`simple_open()`) and calls nothing at close, so a module
-//! may be unloaded while its files with short tables are open, as in C.
-//!
-//! The full tables have no `owner`: generic code cannot name the instantiating module's
-//! `THIS_MODULE`. DebugFS instead pins the module holding an owner-less table while a file is
-//! open (`debugfs_real_fops_get()`, patch `debugfs: pin the module of owner-less file
-//! operations`), so `rmmod` refuses, and closing never runs code that is gone. The pin has the
-//! limits of `owner`: a failing init after files were created, or a forced unload, frees the
+//! may be unloaded while such files are open, as in C. Full tables have no `owner` (generic code
+//! cannot name the instantiating module's `THIS_MODULE`): DebugFS pins the module of an
+//! owner-less table while its file is open (`debugfs_real_fops_get()`, patch `debugfs: pin the
+//! module of owner-less file operations`), so `rmmod` refuses and closing never runs code that is
+//! gone. As with `owner`, a failing init after files were created, or a forced unload, frees the
 //! module regardless.
 
 use super::{
@@ -42,26 +38,18 @@ use crate::{
 };
 use core::marker::PhantomData;
 
-/// Mode bit of readable files: for the owner (root) only, like most DebugFS files.
-const READABLE: bindings::umode_t = bindings::S_IRUSR as bindings::umode_t;
-/// Mode bit of writable files, for the owner only.
-const WRITABLE: bindings::umode_t = bindings::S_IWUSR as bindings::umode_t;
-
-/// The table of DebugFS files showing a `T`, of kind `O`, and the mode to create them with.
-///
-/// `#[repr(C)]` with `T` only in a [`PhantomData`], so the layout does not depend on `T`.
+/// The table of DebugFS files showing a `T`, of kind `O`: `#[repr(C)]` with `T` only in a
+/// [`PhantomData`], so the layout does not depend on `T`.
 ///
 /// # Invariants
 ///
 /// Every callback in `operations` is sound to call, through the DebugFS proxy of kind `O`, on a
 /// file whose `i_private` points at a `T` that stays valid, and is only shared (never `&mut`),
-/// until the file's dentry is removed.
-/// The callbacks of a short table (`O` is `debugfs_short_fops`) use nothing of the file but its
-/// inode's `i_private` and the offset, and leave nothing behind that outlives the call.
+/// until the file's dentry is removed. Those of a short table (`O` is `debugfs_short_fops`) use
+/// nothing of the file but its inode's `i_private` and the offset, and keep nothing after the call.
 #[repr(C)]
 pub(crate) struct FileOps<T, O = bindings::file_operations> {
     operations: O,
-    mode: bindings::umode_t,
     _data: PhantomData<fn(&T)>,
 }
 
@@ -78,20 +66,22 @@ pub(super) const TEXT: bindings::file_operations = bindings::file_operations {
 
 /// The slots every short table has.
 const SHORT: bindings::debugfs_short_fops = bindings::debugfs_short_fops {
-    read: None,
-    write: None,
     // A real seek, as in [`TEXT`]; binary files are read and written at the offset.
     llseek: Some(bindings::default_llseek),
+    ..pin_init::zeroed()
 };
 
-impl<T> FileOps<T> {
-    /// Builds a full table, readable if it has a `read` and writable if a `write`; each caller
-    /// establishes the type invariant for `operations`.
-    const fn full(operations: bindings::file_operations) -> Self {
-        let (read, write) = (operations.read.is_some(), operations.write.is_some());
-        Self::with_mode(operations, read, write)
+impl<T, O> FileOps<T, O> {
+    /// Wraps `operations`; each caller establishes the type invariant.
+    const fn wrap(operations: O) -> Self {
+        Self {
+            operations,
+            _data: PhantomData,
+        }
     }
+}
 
+impl<T> FileOps<T> {
     /// Builds a full table outside this module.
     ///
     /// # Safety
@@ -101,27 +91,7 @@ impl<T> FileOps<T> {
     /// removed.
     pub(super) const unsafe fn new(operations: bindings::file_operations) -> Self {
         // INVARIANT: The callbacks are sound, by the caller's guarantee.
-        Self::full(operations)
-    }
-}
-
-impl<T> ShortFileOps<T> {
-    /// As [`FileOps::full`], for a short table.
-    const fn short(operations: bindings::debugfs_short_fops) -> Self {
-        let (read, write) = (operations.read.is_some(), operations.write.is_some());
-        Self::with_mode(operations, read, write)
-    }
-}
-
-impl<T, O> FileOps<T, O> {
-    /// Pairs `operations` with the mode its slots call for.
-    const fn with_mode(operations: O, read: bool, write: bool) -> Self {
-        let mode = if read { READABLE } else { 0 } | if write { WRITABLE } else { 0 };
-        Self {
-            operations,
-            mode,
-            _data: PhantomData,
-        }
+        Self::wrap(operations)
     }
 }
 
@@ -129,7 +99,7 @@ impl<T: Writer + Sync> FileOps<T> {
     /// Read-only text file rendering `T` with [`Writer`].
     // INVARIANT: `read_text::<T>` is sound on a file whose `i_private` points at a live `T`;
     // `default_llseek` only moves the offset and `text_read::release` only frees the read state.
-    pub(crate) const READ_ONLY: Self = Self::full(bindings::file_operations {
+    pub(crate) const READ_ONLY: Self = Self::wrap(bindings::file_operations {
         read: Some(read_text::<T>),
         ..TEXT
     });
@@ -137,9 +107,8 @@ impl<T: Writer + Sync> FileOps<T> {
 
 impl<T: Writer + Reader + Sync> FileOps<T> {
     /// Read-write text file.
-    // INVARIANT: As for `READ_ONLY`, and `write_text::<T>` is sound on a file whose `i_private`
-    // points at a live `T`.
-    pub(crate) const READ_WRITE: Self = Self::full(bindings::file_operations {
+    // INVARIANT: As for `READ_ONLY`, and likewise for `write_text::<T>`.
+    pub(crate) const READ_WRITE: Self = Self::wrap(bindings::file_operations {
         read: Some(read_text::<T>),
         write: Some(write_text::<T>),
         ..TEXT
@@ -148,9 +117,9 @@ impl<T: Writer + Reader + Sync> FileOps<T> {
 
 impl<T: Reader + Sync> ShortFileOps<T> {
     /// Write-only text file updating `T` with [`Reader`].
-    // INVARIANT: Each callback is sound on a file whose `i_private` points at a live `T`, uses
+    // INVARIANT: `write_text::<T>` is sound on a file whose `i_private` points at a live `T`, uses
     // nothing of the file but the offset, and keeps nothing; `default_llseek` only moves it.
-    pub(crate) const WRITE_ONLY: Self = Self::short(bindings::debugfs_short_fops {
+    pub(crate) const WRITE_ONLY: Self = Self::wrap(bindings::debugfs_short_fops {
         write: Some(write_text::<T>),
         ..SHORT
     });
@@ -158,9 +127,8 @@ impl<T: Reader + Sync> ShortFileOps<T> {
 
 impl<T: BinaryWriter + Sync> ShortFileOps<T> {
     /// Read-only binary file.
-    // INVARIANT: Each callback is sound on a file whose `i_private` points at a live `T`, uses
-    // nothing of the file but the offset, and keeps nothing; `default_llseek` only moves it.
-    pub(crate) const BINARY_READ_ONLY: Self = Self::short(bindings::debugfs_short_fops {
+    // INVARIANT: As for `WRITE_ONLY`, with `read_binary::<T>`.
+    pub(crate) const BINARY_READ_ONLY: Self = Self::wrap(bindings::debugfs_short_fops {
         read: Some(read_binary::<T>),
         ..SHORT
     });
@@ -168,9 +136,8 @@ impl<T: BinaryWriter + Sync> ShortFileOps<T> {
 
 impl<T: BinaryReader + Sync> ShortFileOps<T> {
     /// Write-only binary file.
-    // INVARIANT: Each callback is sound on a file whose `i_private` points at a live `T`, uses
-    // nothing of the file but the offset, and keeps nothing; `default_llseek` only moves it.
-    pub(crate) const BINARY_WRITE_ONLY: Self = Self::short(bindings::debugfs_short_fops {
+    // INVARIANT: As for `WRITE_ONLY`, with `write_binary::<T>`.
+    pub(crate) const BINARY_WRITE_ONLY: Self = Self::wrap(bindings::debugfs_short_fops {
         write: Some(write_binary::<T>),
         ..SHORT
     });
@@ -178,9 +145,8 @@ impl<T: BinaryReader + Sync> ShortFileOps<T> {
 
 impl<T: BinaryWriter + BinaryReader + Sync> ShortFileOps<T> {
     /// Read-write binary file.
-    // INVARIANT: Each callback is sound on a file whose `i_private` points at a live `T`, uses
-    // nothing of the file but the offset, and keeps nothing; `default_llseek` only moves it.
-    pub(crate) const BINARY_READ_WRITE: Self = Self::short(bindings::debugfs_short_fops {
+    // INVARIANT: As for `WRITE_ONLY`, with `read_binary::<T>` and `write_binary::<T>`.
+    pub(crate) const BINARY_READ_WRITE: Self = Self::wrap(bindings::debugfs_short_fops {
         read: Some(read_binary::<T>),
         write: Some(write_binary::<T>),
         ..SHORT
@@ -215,12 +181,21 @@ impl Table for bindings::debugfs_short_fops {
 
 /// A table as DebugFS serves it (see [`Table`]).
 #[derive(Clone, Copy)]
-#[cfg_attr(not(CONFIG_DEBUG_FS), expect(dead_code))]
 pub(crate) enum RawTable {
     /// Served by the full proxy.
     Full(&'static bindings::file_operations),
     /// Served by the short proxy.
     Short(&'static bindings::debugfs_short_fops),
+}
+
+impl RawTable {
+    /// Whether the table has a `read` and a `write`.
+    fn access(self) -> (bool, bool) {
+        match self {
+            Self::Full(ops) => (ops.read.is_some(), ops.write.is_some()),
+            Self::Short(ops) => (ops.read.is_some(), ops.write.is_some()),
+        }
+    }
 }
 
 /// A file to create: a pointer to its data, the table that serves it, its mode and its size.
@@ -252,13 +227,14 @@ impl NewFile {
         permissions: Mode,
         size: usize,
     ) -> Self {
-        let (read, write) = (file_ops.mode & READABLE != 0, file_ops.mode & WRITABLE != 0);
+        let table = file_ops.operations.raw();
+        let (read, write) = table.access();
         // INVARIANT: By the type invariant of `FileOps`, its callbacks are sound on a file whose
         // `i_private` points at a `T` that stays valid, and `data` points at a `T`; `raw` returns
         // that very table (the two impls of the sealed `Table`).
         Self {
             data: core::ptr::from_ref(data).cast_mut().cast(),
-            table: file_ops.operations.raw(),
+            table,
             mode: permissions.for_file(read, write),
             size: size.try_into().unwrap_or(bindings::loff_t::MAX),
         }
@@ -359,9 +335,8 @@ unsafe extern "C" fn read_binary<T: BinaryWriter + Sync>(
     count: usize,
     ppos: *mut Offset,
 ) -> isize {
-    // SAFETY: `file` is valid and its inode's `i_private` points at a `T` that the proxy keeps
-    // alive for the call; a `T` is only ever shared. `ppos` is valid and ours for the call
-    // (`# Safety` above).
+    // SAFETY: By `# Safety`, `file` is valid and its inode's `i_private` points at a `T` that the
+    // proxy keeps alive for the call, only ever shared; `ppos` is valid and ours for the call.
     let (data, offset) = unsafe { (&*(*(*file).f_inode).i_private.cast::<T>(), &mut *ppos) };
     let mut writer = UserSlice::new(UserPtr::from_ptr(buf.cast()), count).writer();
     transferred(data.write_to_slice(&mut writer, offset), count)
