@@ -51,10 +51,9 @@ use core::str::FromStr;
 /// status.store(Hex(0xbeef), Relaxed);
 ///
 /// // Callbacks format it as C would too.
-/// let text = CString::try_from_fmt(fmt!("{} {}", Hex(7u8), Hex(7u64)))?;
-/// assert_eq!(text.to_bytes(), b"0x07 0x0000000000000007");
-/// let text = CString::try_from_fmt(fmt!("{} {}", Hex(0xbeef_u16), Hex(u64::MAX)))?;
-/// assert_eq!(text.to_bytes(), b"0xbeef 0xffffffffffffffff");
+/// let (a, b, c, d) = (Hex(7u8), Hex(0xbeef_u16), Hex(7u64), Hex(u64::MAX));
+/// let text = CString::try_from_fmt(fmt!("{} {} {} {}", a, b, c, d))?;
+/// assert_eq!(text.to_bytes(), b"0x07 0xbeef 0x0000000000000007 0xffffffffffffffff");
 /// assert_eq!("0x10\n".parse::<Hex<u8>>()?, Hex(16));
 /// # Ok::<(), Error>(())
 /// ```
@@ -121,20 +120,6 @@ impl<T: HexDigits> core::fmt::Display for Hex<T> {
     }
 }
 
-impl<T: HexDigits> ParseLikeC for Hex<T> {
-    fn parse_like_c(text: &CStr) -> Result<Self> {
-        T::parse_like_c(text).map(Hex)
-    }
-}
-
-impl<T: HexDigits> FromStr for Hex<T> {
-    type Err = Error;
-
-    fn from_str(text: &str) -> Result<Self> {
-        parse_str_like_c(text)
-    }
-}
-
 // SAFETY: `Hex<T>` is `#[repr(transparent)]` over `T`, so every `Hex<T>` is a `T`, which by `T`'s
 // own `AtomicType` impl has the size and alignment of `T::Repr` and is round-trip transmutable to
 // it; and `Hex<T>` is `Send` as `T` is (`HexDigits` only admits the unsigned integers).
@@ -169,32 +154,15 @@ impl core::fmt::Display for YesNo {
     }
 }
 
-impl ParseLikeC for YesNo {
-    fn parse_like_c(text: &CStr) -> Result<Self> {
-        bool::parse_like_c(text).map(YesNo)
-    }
-}
-
-impl FromStr for YesNo {
-    type Err = Error;
-
-    fn from_str(text: &str) -> Result<Self> {
-        parse_str_like_c(text)
-    }
-}
-
-// SAFETY: `YesNo` is `#[repr(transparent)]` over `bool`, so it has the layout of `bool` and is
-// round-trip transmutable to `bool`'s representation: its two valid bit patterns, 0 and 1, are
-// values of that representation (`i8`) that `bool`'s own `AtomicType` impl converts back. It is
-// `Send`, as `bool` is.
+// SAFETY: `YesNo` is `#[repr(transparent)]` over `bool`, so it has `bool`'s layout and, by `bool`'s
+// own `AtomicType` impl, is round-trip transmutable to its representation (`i8`). It is `Send`, as
+// `bool` is.
 unsafe impl AtomicType for YesNo {
     type Repr = <bool as AtomicType>::Repr;
 }
 
-/// Implements the kernel's `$trait` by forwarding to `core`'s [`Display`](core::fmt::Display).
-///
-/// The kernel's [`fmt::Display`] is what `fmt!` uses; [`fmt::Debug`] is what the blanket [`Writer`]
-/// impl shows.
+/// Implements the kernel's `$trait` by forwarding to `core`'s [`Display`](core::fmt::Display): the
+/// kernel's [`fmt::Display`] is what `fmt!` uses, [`fmt::Debug`] what the blanket [`Writer`] shows.
 macro_rules! forward_display {
     ($($trait:ident: impl$({$($generics:tt)*})? for $ty:ty;)*) => {$(
         impl$(<$($generics)*>)? fmt::$trait for $ty
@@ -216,6 +184,30 @@ forward_display! {
     Display: impl{A} for SpaceSeparated<A>;
     Display: impl{S} for Str<S>;
     Debug: impl{S} for Str<S>;
+}
+
+/// Implements [`ParseLikeC`] and [`FromStr`] for a wrapper by parsing what it wraps as C does.
+macro_rules! parse_as_inner {
+    ($(impl$({$($generics:tt)*})? for $ty:ty => $inner:ty;)*) => {$(
+        impl$(<$($generics)*>)? ParseLikeC for $ty {
+            fn parse_like_c(text: &CStr) -> Result<Self> {
+                <$inner>::parse_like_c(text).map(Self)
+            }
+        }
+
+        impl$(<$($generics)*>)? FromStr for $ty {
+            type Err = Error;
+
+            fn from_str(text: &str) -> Result<Self> {
+                parse_str_like_c(text)
+            }
+        }
+    )*};
+}
+
+parse_as_inner! {
+    impl{T: HexDigits} for Hex<T> => T;
+    impl for YesNo => bool;
 }
 
 /// Numbers shown as C's `debugfs_create_u32_array()` shows them: separated by spaces, with a
@@ -300,11 +292,8 @@ impl_space_separated! {
 ///
 /// let dir = Dir::new(c"example_str");
 /// // `cat .../label` prints "port0"; `echo ' x ' > .../label` stores " x".
-/// let label = CString::try_from_fmt(fmt!("port{}", 0))?;
-/// let label = KBox::pin_init(
-///     dir.read_write_file(c"label", kernel::new_mutex!(Str(label))),
-///     GFP_KERNEL,
-/// )?;
+/// let label = kernel::new_mutex!(Str(CString::try_from(c"port0")?));
+/// let label = KBox::pin_init(dir.read_write_file(c"label", label), GFP_KERNEL)?;
 /// let text = CString::try_from_fmt(fmt!("{}", Str(c"a\tb")))?;
 /// assert_eq!(text.to_bytes(), b"a\tb");
 /// # Ok::<(), Error>(())
