@@ -6,15 +6,14 @@
 //! larger than the text, then one that must return 0. `seq_file` makes three allocations at every
 //! open to show a few bytes; this module makes none: it renders into a stack buffer, copies it
 //! out whole and remembers in `private_data` only how many bytes it handed out, so that the next
-//! read ends the file instead of rendering again (which could tear the text).
+//! read ends the file instead of rendering again (which could tear the text). Rendering never
+//! allocates, so the [`Writer`](super::Writer) may hold a spinlock or be in an RCU read-side
+//! section: text that does not fit is only counted, then rendered again into a heap buffer
+//! allocated in between, as `seq_file` calls `show` again on overflow.
 //!
-//! Rendering never allocates, so the [`Writer`](super::Writer) may hold a spinlock or be in an RCU
-//! read-side section: text that does not fit is only counted, then rendered again into a heap
-//! buffer allocated in between, as `seq_file` calls `show` again on overflow.
-//!
-//! If the reader's buffer is shorter than the text, or a read starts at an offset of a rendering
-//! the file did not keep, the file makes a [`Snapshot`] that it keeps until it is closed, so a
-//! reader taking the text in pieces sees one rendering; a read from offset 0 renders afresh.
+//! A reader whose buffer is shorter than the text, or that reads at an offset of a rendering the
+//! file did not keep, gets a [`Snapshot`] kept until close, so the pieces come from one rendering;
+//! a read from offset 0 renders afresh.
 
 use crate::{
     alloc::KVVec,
@@ -42,7 +41,8 @@ use crate::{
 /// Bytes of text rendered on the stack: integers and small structures fit.
 const STACK_TEXT: usize = 128;
 
-/// The longest text a file renders: 1 GiB. Longer text fails the read with `ENOMEM`.
+/// The longest text a file renders: 1 GiB, short of where `kvmalloc` warns. Longer text fails the
+/// read with `ENOMEM`.
 const TEXT_MAX: usize = 1 << 30;
 
 /// One rendering of a file's text, kept by an open file that is read in pieces.
@@ -83,14 +83,13 @@ pub(super) unsafe fn read(
 ) -> isize {
     // SAFETY: `private_data` is a pointer field, so aligned for one, and valid while `word` is
     // used here, as the VFS keeps `file` open during `read`. Only this module accesses it while
-    // the file is open (the caller's guarantee), atomically, so nothing races.
-    let word = unsafe { Atomic::from_ptr(&raw mut (*file).private_data) };
+    // the file is open (the caller's guarantee), atomically, so nothing races. `ppos` is valid and
+    // nothing else uses it during the call (`# Safety` above).
+    let (word, pos) = unsafe { (Atomic::from_ptr(&raw mut (*file).private_data), &mut *ppos) };
     // INVARIANT: The VFS opens files with a null `private_data`, which encodes `Unread`; only
     // this module writes it, and `release` is [`release`]. `state` is dropped when this `read`
     // returns, while the file is still open.
     let state = OpenText { word };
-    // SAFETY: `ppos` is valid and nothing else uses it during the call (`# Safety` above).
-    let pos = unsafe { &mut *ppos };
     let mut out = UserSlice::new(UserPtr::from_ptr(buf.cast()), count).writer();
     match state.read(text, &mut out, pos) {
         // The VFS caps `count` at `MAX_RW_COUNT`, so it fits.
@@ -161,7 +160,9 @@ impl<'a> OpenText<'a> {
         seen: *mut c_void,
     ) -> Result<usize> {
         out.write_slice(bytes)?;
-        let word = delivered(bytes.len());
+        // The word of `Delivered(bytes.len())`; the shift loses nothing, as the length is at most
+        // `MAX_RW_COUNT`, below `isize::MAX`.
+        let word = core::ptr::without_provenance_mut((bytes.len() << 1) | 1);
         // Repeated `pread`s from 0 mostly find the word they would write: skip the atomic then.
         if word != seen {
             // INVARIANT: `Unread` or `Delivered` becomes `Delivered`. A word that changed since is
@@ -212,13 +213,6 @@ impl<'a> OpenText<'a> {
             };
         }
     }
-}
-
-/// The word that says a rendering of `len` bytes was read whole.
-///
-/// `len` is at most `MAX_RW_COUNT`, which is below `isize::MAX`, so the shift loses nothing.
-fn delivered(len: usize) -> *mut c_void {
-    core::ptr::without_provenance_mut((len << 1) | 1)
 }
 
 /// Serves a read from `snapshot`: with `rendering` if the read made one; otherwise a read from
@@ -275,7 +269,6 @@ fn render(text: fmt::Arguments<'_>, buf: &mut [u8]) -> Result<usize> {
 /// longer, it is rendered again into a buffer at least twice as large.
 fn render_to_vec(text: fmt::Arguments<'_>, mut len: usize) -> Result<KVVec<u8>> {
     loop {
-        // Past this, `kvmalloc` would warn; no DebugFS text is that long.
         if len > TEXT_MAX {
             return Err(ENOMEM);
         }
