@@ -27,21 +27,18 @@ use core::marker::PhantomData;
 
 /// A sequence of records shown one after the other, like a C `seq_file` iterator.
 ///
-/// Each `read(2)` calls [`start`](Records::start) with the index (from 0) of the first record it
-/// needs, then alternates [`show`](Records::show) and [`next`](Records::next) until the buffer is
-/// full or the records end, then drops the cursor (C's `stop`) before copying anything to user
-/// space, so the cursor's lock is never held across a page fault. The file is a real `seq_file`:
-/// `cat`, short reads and `lseek` behave as in C, and an open file holds one buffer (a page, or
-/// twice the longest record if that is more) however many records there are.
+/// The file is a real `seq_file`: `cat`, short reads and `lseek` behave as in C, and an open file
+/// holds one buffer (a page, or twice the longest record if more) whatever their number. Each
+/// `read(2)` calls [`start`](Records::start) with the index (from 0) of the first record it needs,
+/// alternates [`show`](Records::show) and [`next`](Records::next) until the buffer is full or the
+/// records end, and drops the cursor (C's `stop`) before copying to user space, so the cursor's
+/// lock is never held across a page fault. The next read goes on at the next *index*: a record
+/// inserted or removed before it meanwhile makes the reader see one twice or miss one, as in C.
 ///
-/// A reader continues at the same record *index* from one read to the next, so a record inserted
-/// or removed before it meanwhile makes it see one record twice or miss one, as in C. Each record
-/// is rendered whole, under whatever the cursor holds.
-///
-/// `show` may run in atomic context if the cursor holds a spinlock, so it must not sleep (the file
-/// never allocates while it runs). It may run again for the same record when the buffer was too
-/// small, so it should have no side effects. `lseek` (and `pread`) renders and discards every
-/// record up to the offset under one cursor, as C does: a spinlock stays held for all of them.
+/// `show` renders a record whole, under whatever the cursor holds, so it must not sleep if that is
+/// a spinlock (the file never allocates while it runs). It may run again for the same record when
+/// the buffer was too small, so it should have no side effects. `lseek` (and `pread`) renders and
+/// discards every record up to the offset under one cursor, and one hold of its lock, as C does.
 ///
 /// It is implemented for [`KVec<T>`] and a [`Mutex`] of one, whose records are the elements,
 /// rendered by their [`Writer`].
@@ -53,9 +50,7 @@ use core::marker::PhantomData;
 ///
 /// // One line per element, e.g. `cat .../events` prints "1\n2\n3\n".
 /// let mut events = KVec::new();
-/// for id in 1..=3u32 {
-///     events.push(id, GFP_KERNEL)?;
-/// }
+/// events.extend_from_slice(&[1u32, 2, 3], GFP_KERNEL)?;
 /// let dir = Dir::new(c"example_records");
 /// let events =
 ///     KBox::pin_init(dir.records_file(c"events", kernel::new_mutex!(events)), GFP_KERNEL)?;
@@ -100,10 +95,9 @@ impl<T: Writer + Sync> Records for KVec<T> {
     }
 }
 
-/// The mutex is held from `start` until the read drops the cursor.
-///
-/// Only for a [`Mutex`], as a [`Writer`] may sleep; records under a spinlock need a [`Records`] of
-/// the driver's own whose `show` does not sleep.
+/// The mutex is held from `start` until the read drops the cursor. Only for a [`Mutex`], as a
+/// [`Writer`] may sleep; records under a spinlock need a [`Records`] of the driver's own whose
+/// `show` does not sleep.
 impl<T: Writer + Send> Records for Mutex<KVec<T>> {
     type Cursor<'a>
         = (MutexGuard<'a, KVec<T>>, usize)
@@ -136,9 +130,8 @@ type Cursor<T> = <T as Records>::Cursor<'static>;
 /// The `seq_operations` of record files showing a `T`.
 ///
 /// The value the callbacks pass around (`seq_file`'s `void *v`) is the address of the file's `T`
-/// while a cursor is live, and null when there is none, so `stop` knows whether to drop one.
-///
-/// A cursor that fits in a pointer (a [`KVec`]'s index) is kept in the `seq_file`'s `private`
+/// while a cursor is live, and null when there is none, so `stop` knows whether to drop one. A
+/// cursor that fits in a pointer (a [`KVec`]'s index) is kept in the `seq_file`'s `private`
 /// pointer itself; a larger one (a [`Mutex`]'s guard and index) in an allocation that `private`
 /// points at (see [`cursor_place`]).
 pub(super) struct RecordOps<T>(PhantomData<T>);
@@ -150,8 +143,7 @@ impl<T: Records + 'static> FileOps<T> {
             open: Some(open::<T>),
             read: Some(bindings::seq_read),
             llseek: Some(bindings::seq_lseek),
-            // What undoes `open`, which picks `seq_open()` for a cursor that fits in
-            // `private` and `__seq_open_private()` otherwise.
+            // Undoes `open`, which picks `__seq_open_private()` unless the cursor is `INLINE`.
             release: Some(if RecordOps::<T>::INLINE {
                 bindings::seq_release
             } else {
@@ -159,10 +151,9 @@ impl<T: Records + 'static> FileOps<T> {
             }),
             ..pin_init::zeroed()
         };
-        // SAFETY: `open` does not touch the `T`; `seq_read` and `seq_lseek` call the
-        // `seq_operations` that `open` installed, which are sound on a file whose `i_private`
-        // points at a live `T`, within the proxy's call; the release functions only free what
-        // `open` allocated.
+        // SAFETY: `open` does not touch the `T`; `seq_read` and `seq_lseek` call the `SEQ` that
+        // `open` installed, sound on a file whose `i_private` points at a live `T` within the
+        // proxy's call; the release functions only free what `open` allocated.
         unsafe { Self::new(operations) }
     };
 }
@@ -208,9 +199,6 @@ fn cursor_place<T: Records + 'static>(seq: &SeqFile) -> *mut Cursor<T> {
 
 /// `open` of record files: a `seq_file`, with room for a cursor (see [`RecordOps`]).
 ///
-/// It does not touch the `T`. `release` is C's `seq_release()` or `seq_release_private()`, to
-/// match; no cursor is left to drop when the file is closed.
-///
 /// # Safety
 ///
 /// Called by the VFS with a valid `file` being opened.
@@ -250,17 +238,10 @@ unsafe extern "C" fn start<T: Records + 'static>(
     // record file, whose `i_private` points at the `T` the file shows; the proxy's active reference
     // keeps the dentry, and so the `T`, alive until the read returns.
     let (seq, index, data) = unsafe {
-        let file = (*seq).file;
-        (
-            SeqFile::from_raw(seq),
-            *pos,
-            &*(*(*file).f_inode).i_private.cast::<T>(),
-        )
+        let data = (*(*(*seq).file).f_inode).i_private.cast::<T>();
+        (SeqFile::from_raw(seq), *pos, &*data)
     };
-    let Some(cursor) = usize::try_from(index)
-        .ok()
-        .and_then(|index| data.start(index))
-    else {
+    let Some(cursor) = usize::try_from(index).ok().and_then(|i| data.start(i)) else {
         return core::ptr::null_mut();
     };
     let place = cursor_place::<T>(seq);
@@ -312,8 +293,7 @@ unsafe extern "C" fn next<T: Records + 'static>(
 unsafe extern "C" fn stop<T: Records + 'static>(seq: *mut bindings::seq_file, v: *mut c_void) {
     if !v.is_null() {
         // SAFETY: `seq` is valid and only this thread uses it during the call. A non-null `v` says
-        // that the cursor at its place is live (see `start`); `seq_file` uses neither after
-        // `stop`.
+        // the cursor at its place is live (see `start`); `seq_file` uses neither after `stop`.
         unsafe { core::ptr::drop_in_place(cursor_place::<T>(SeqFile::from_raw(seq))) };
     }
 }
