@@ -10,7 +10,8 @@
 # Ratios against C come from one boot; ours/upstream is their quotient.
 # BOOTS=n repeats the pair of boots (alternating which goes first); each
 # kernel also boots counting instructions (boot.sh's ICOUNT=1); MEASURE=time
-# or instructions does one kind only. CSVs go to $CACHE/bench/.
+# or instructions does one kind only; ITER, BATCHES, ROUNDS and N, if set,
+# reach the guest. CSVs go to $CACHE/bench/.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -91,6 +92,13 @@ for section in .text .rodata; do
 	done
 done
 
+# The guest's knobs (guest/bench.sh) that are set here reach it as kernel
+# arguments, which the kernel hands to init as its environment.
+knobs=()
+for knob in ITER BATCHES ROUNDS N; do
+	[ -z "${!knob:-}" ] || knobs+=("$knob=${!knob}")
+done
+
 csv=$out/results.csv
 icsv=$out/instructions.csv
 rm -f "$csv" "$icsv"
@@ -109,7 +117,8 @@ for boot in $(seq "$BOOTS"); do
 			console=$LOGS/$name-$cfg-$boot.log
 			# Allocation profiling is off but for the guest's memory phase.
 			ICOUNT=$icount bash "$H/boot.sh" "$cfg" /guest/bench.sh "$console" \
-				sysctl.vm.mem_profiling=0 BENCH_API="${api[$cfg]}" BENCH_MODE="$kind"
+				sysctl.vm.mem_profiling=0 BENCH_API="${api[$cfg]}" BENCH_MODE="$kind" \
+				"${knobs[@]}"
 			grep -q '^BENCH done' "$console" || die "the benchmark did not finish; see $console"
 		done
 		msg "Boots $boot of $BOOTS, $kind, in $(($(now) - start)) s (ours:" \
