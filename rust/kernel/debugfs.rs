@@ -80,14 +80,15 @@
 //!
 //! - `debugfs_create_dir()`: [`Dir::new`], [`Dir::subdir`]; `debugfs_remove()`: dropping.
 //! - `debugfs_create_file()`: [`Dir::read_only_file`] and the other file methods, or a [`Scope`]
-//!   of files on one value; file permissions: [`Dir::with_mode`].
+//!   of files on one value.
+//! - The `mode` of a file: [`Dir::with_mode`].
 //! - `debugfs_create_u32()` and the other integers, `debugfs_create_atomic_t()`: a file of an
 //!   [`Atomic`](crate::sync::atomic::Atomic) or a [`Mutex`](crate::sync::Mutex) of the integer.
 //! - `debugfs_create_x32()` and the other hexadecimal formats: [`Hex`]; `debugfs_create_bool()`:
 //!   [`YesNo`]; `debugfs_create_str()`: [`Str`]; `debugfs_create_u32_array()`:
 //!   [`SpaceSeparated`].
-//! - `debugfs_create_blob()`: [`Dir::read_binary_file`]; `debugfs_create_file_size()`:
-//!   [`Dir::read_binary_file_with_size`].
+//! - `debugfs_create_blob()`: [`Dir::read_binary_file`].
+//! - `debugfs_create_file_size()`: [`Dir::read_binary_file_with_size`].
 //! - `DEFINE_SHOW_ATTRIBUTE()`, `DEFINE_DEBUGFS_ATTRIBUTE()`: a [`Writer`] and a [`Reader`] for
 //!   the type, or [`Dir::read_callback_file`] and its siblings.
 //! - `seq_file` iterators (`start`, `next`, `stop`, `show`): [`Records`], [`Dir::records_file`].
@@ -113,14 +114,15 @@ mod mode;
 mod records;
 mod registers;
 mod scope;
+mod sizes;
+mod symlink;
 mod text_read;
 mod traits;
 
 #[doc(inline)]
 pub use dir::{
     Dir,
-    File,
-    Symlink, //
+    File, //
 };
 #[doc(inline)]
 pub use formats::{
@@ -149,6 +151,8 @@ pub use scope::{
     Scope,
     ScopedDir, //
 };
+#[doc(inline)]
+pub use symlink::Symlink;
 #[doc(inline)]
 pub use traits::{
     BinaryReader,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! The owning API: a [`Dir`] handle and the [`File`]s and [`Symlink`]s created through it.
+//! The owning API: a [`Dir`] handle and the [`File`]s created through it.
 //!
 //! Every handle owns what it created and removes it when dropped. A [`File`] owns its data too,
 //! and removes the file before dropping the data (it is a [`Scope`] of one file).
@@ -18,9 +18,6 @@ use super::{
     BinaryWriter,
     Mode,
     Reader,
-    Records,
-    RegisterDump,
-    RegisterIo,
     Scope,
     ScopedDir,
     Writer, //
@@ -56,16 +53,12 @@ use core::ops::Deref;
 /// let level = KBox::pin_init(dir.read_write_file(c"level", Atomic::<u32>::new(7)), GFP_KERNEL)?;
 /// // `echo 1 > trigger`; only the driver reads it back; 0200.
 /// let trigger = KBox::pin_init(dir.write_only_file(c"trigger", Atomic::new(false)), GFP_KERNEL)?;
-/// // `hexdump id` shows de ad be ef; `ls -l log` shows 4096 bytes.
+/// // `hexdump id` shows de ad be ef.
 /// let id = KBox::pin_init(dir.read_binary_file(c"id", [0xde_u8, 0xad, 0xbe, 0xef]), GFP_KERNEL)?;
-/// let log = dir.read_binary_file_with_size(c"log", [0u8; 4096], 4096);
-/// let log = KBox::pin_init(log, GFP_KERNEL)?;
 /// // 16 bytes that `dd conv=notrunc` may patch, and a key that can only be written.
 /// let regs = dir.read_write_binary_file(c"regs", new_mutex!([0u8; 16]));
 /// let regs = KBox::pin_init(regs, GFP_KERNEL)?;
 /// let key = KBox::pin_init(dir.write_binary_file(c"key", new_mutex!([0u32; 4])), GFP_KERNEL)?;
-/// // `readlink current` prints "dev0".
-/// let current = dir.symlink(c"current", c"dev0");
 /// // `cat temp` prints "21.5 C", through a function or a closure that captures nothing.
 /// let temp = dir.read_callback_file(c"temp", Atomic::<u32>::new(215), &|t, f| {
 ///     writeln!(f, "{}.{} C", t.load(Relaxed) / 10, t.load(Relaxed) % 10)
@@ -75,11 +68,10 @@ use core::ops::Deref;
 /// // The driver keeps using its values through the handles.
 /// level.store(8, Relaxed);
 /// regs.lock()[3] = 1;
-/// assert_eq!((**version, level.load(Relaxed), trigger.load(Relaxed)), (3, 8, false));
-/// assert_eq!(temp.load(Relaxed), 215);
-/// assert_eq!((id[0], log.len(), regs.lock()[3], key.lock()[0]), (0xde, 4096, 1, 0));
+/// assert_eq!((**version, level.load(Relaxed), trigger.load(Relaxed), id[0]), (3, 8, false, 0xde));
+/// assert_eq!((temp.load(Relaxed), regs.lock()[3], key.lock()[0]), (215, 1, 0));
 /// // Each file goes when its handle is dropped, the directories when the last handle is.
-/// drop((temp, current, key, regs, log, id, trigger, level, version));
+/// drop((temp, key, regs, id, trigger, level, version));
 /// # Ok::<(), Error>(())
 /// ```
 ///
@@ -100,9 +92,7 @@ pub struct Dir {
 const _: () = assert!(core::mem::size_of::<Dir>() == 0);
 
 /// Creates the entry of a directory named `name` in `parent`, or at the DebugFS root if `parent`
-/// is `None`.
-///
-/// A directory whose parent could not be created is not created either.
+/// is `None`; nothing if the parent could not be created.
 pub(super) fn dir_entry(name: &CStr, parent: Option<&Dir>) -> Entry<'static> {
     match parent.map(Dir::entry) {
         None => Entry::dir(name, None),
@@ -125,11 +115,9 @@ impl Dir {
         Self::from_entry(Arc::new(entry, GFP_KERNEL).ok(), mode)
     }
 
-    /// Wraps the entry of a directory, which must be live if it is `Some`.
-    ///
-    /// Without DebugFS no entry is ever live: there is nothing to keep.
+    /// Wraps the entry of a directory, which must be live if it is `Some` (never without DebugFS).
     #[cfg_attr(not(CONFIG_DEBUG_FS), expect(unused_variables))]
-    fn from_entry(entry: Option<Arc<Entry<'static>>>, mode: Mode) -> Self {
+    pub(super) fn from_entry(entry: Option<Arc<Entry<'static>>>, mode: Mode) -> Self {
         Self {
             #[cfg(CONFIG_DEBUG_FS)]
             entry,
@@ -148,7 +136,7 @@ impl Dir {
     }
 
     /// The entry of this directory, if DebugFS created it.
-    fn entry(&self) -> Option<&Arc<Entry<'static>>> {
+    pub(super) fn entry(&self) -> Option<&Arc<Entry<'static>>> {
         #[cfg(CONFIG_DEBUG_FS)]
         let entry = self.entry.as_ref();
         #[cfg(not(CONFIG_DEBUG_FS))]
@@ -166,39 +154,9 @@ impl Dir {
         Self::create(name, Some(self))
     }
 
-    /// Returns a handle to this directory that creates files with permissions `mode`.
-    ///
-    /// Each file keeps the permissions of `mode` that its operations implement: with
-    /// [`Mode::READ_ALL`] (0644), a read-only file gets 0444, a read-write file 0644 and a
-    /// write-only file 0200. Subdirectories created through the handle inherit the mode.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use kernel::debugfs::{Access, Dir, Mode};
-    ///
-    /// let dir = Dir::new(c"example_with_mode");
-    /// // `dir` itself still creates root-only files.
-    /// let secret = KBox::pin_init(dir.read_only_file(c"secret", 7u32), GFP_KERNEL)?;
-    /// // `ls -l`: `-r--r--r-- version`, `-rw-r--r-- level`, `--w------- reset`.
-    /// let public = dir.with_mode(Mode::new(Access::Everyone, Access::Owner));
-    /// // Like a clone, `public` keeps the directory alive on its own.
-    /// let version = KBox::pin_init(public.read_only_file(c"version", 1u32), GFP_KERNEL)?;
-    /// let level = public.read_write_file(c"level", kernel::new_mutex!(3u8));
-    /// let level = KBox::pin_init(level, GFP_KERNEL)?;
-    /// let reset = public.write_only_file(c"reset", kernel::new_mutex!(0u8));
-    /// let reset = KBox::pin_init(reset, GFP_KERNEL)?;
-    /// assert_eq!((**version, *level.lock(), *reset.lock(), **secret), (1, 3, 0, 7));
-    /// # Ok::<(), Error>(())
-    /// ```
-    pub fn with_mode(&self, mode: Mode) -> Self {
-        // INVARIANT: The same entry, live if `self`'s is.
-        Self::from_entry(self.entry().cloned(), mode)
-    }
-
     /// Creates a file in this directory that shows `data` through `file_ops` and whose `stat`
     /// reports `size` bytes.
-    fn create_file<'a, T: Sync + 'static, E: 'a, O: Table>(
+    pub(super) fn create_file<'a, T: Sync + 'static, E: 'a, O: Table>(
         &'a self,
         name: &'a CStr,
         data: impl PinInit<T, E> + 'a,
@@ -323,67 +281,6 @@ impl Dir {
         self.create_file(name, data, &ShortFileOps::<T>::BINARY_WRITE_ONLY, 0)
     }
 
-    /// Creates a read-only binary file, see [`Dir::read_binary_file`], whose `stat` reports
-    /// `size` bytes.
-    ///
-    /// This is C's `debugfs_create_file_size()`, for tools that size their reads by `st_size`.
-    /// The size is set once: if the data later changes length, reads still return what is
-    /// there, and only `stat` is stale.
-    pub fn read_binary_file_with_size<'a, T: BinaryWriter + Send + Sync + 'static, E: 'a>(
-        &'a self,
-        name: &'a CStr,
-        data: impl PinInit<T, E> + 'a,
-        size: usize,
-    ) -> impl PinInit<File<T>, E> + 'a {
-        self.create_file(name, data, &ShortFileOps::<T>::BINARY_READ_ONLY, size)
-    }
-
-    /// Creates a read-write binary file, see [`Dir::read_write_binary_file`], whose `stat`
-    /// reports `size` bytes, see [`Dir::read_binary_file_with_size`].
-    pub fn read_write_binary_file_with_size<'a, T, E: 'a>(
-        &'a self,
-        name: &'a CStr,
-        data: impl PinInit<T, E> + 'a,
-        size: usize,
-    ) -> impl PinInit<File<T>, E> + 'a
-    where
-        T: BinaryWriter + BinaryReader + Send + Sync + 'static,
-    {
-        self.create_file(name, data, &ShortFileOps::<T>::BINARY_READ_WRITE, size)
-    }
-
-    /// Creates a read-only file (mode 0400) of [`Records`], rendered one record at a time like
-    /// a C `seq_file`, never holding the whole text.
-    pub fn records_file<'a, T: Records + Send + Sync + 'static, E: 'a>(
-        &'a self,
-        name: &'a CStr,
-        data: impl PinInit<T, E> + 'a,
-    ) -> impl PinInit<File<T>, E> + 'a {
-        self.create_file(name, data, &FileOps::<T>::RECORDS, 0)
-    }
-
-    /// Creates a read-only file showing a [`RegisterDump`], like C's `debugfs_create_regset32()`.
-    pub fn registers_file<'a, R: RegisterIo + Send + 'static, E: 'a>(
-        &'a self,
-        name: &'a CStr,
-        data: impl PinInit<RegisterDump<R>, E> + 'a,
-    ) -> impl PinInit<File<RegisterDump<R>>, E> + 'a {
-        self.create_file(name, data, &FileOps::<RegisterDump<R>>::REGISTERS, 0)
-    }
-
-    /// Creates a symbolic link named `name` in this directory, pointing at `target`.
-    ///
-    /// `target` is stored as given (relative to this directory, or absolute). The link keeps
-    /// this directory alive until the returned [`Symlink`] is dropped, which removes it.
-    pub fn symlink(&self, name: &CStr, target: &CStr) -> Symlink {
-        Symlink {
-            _entry: match self.entry() {
-                Some(parent) => Entry::symlink(name, parent.clone(), target),
-                None => Entry::empty(),
-            },
-        }
-    }
-
     /// Creates a directory `name` in this one, holding `data` and the files `init` makes for it.
     ///
     /// `init` gets the data and a [`ScopedDir`] to create files and subdirectories in. Those
@@ -439,47 +336,10 @@ impl Dir {
     }
 }
 
-/// A symbolic link in DebugFS, removed when dropped.
-///
-/// Made by [`Dir::symlink`]. With `CONFIG_DEBUG_FS=n` it is zero-sized.
-#[must_use = "the link is removed when the `Symlink` is dropped"]
-pub struct Symlink {
-    _entry: Entry<'static>,
-}
-
 /// A DebugFS file that owns the data it shows.
 ///
 /// Made by the file methods of [`Dir`]. It dereferences to the data; dropping it removes the file,
-/// then drops the data. A driver usually keeps it in its own pinned state, as a `#[pin]` field.
-///
-/// # Examples
-///
-/// ```
-/// use kernel::debugfs::{Dir, File};
-/// use kernel::sync::atomic::{Atomic, Relaxed};
-///
-/// #[pin_data]
-/// struct Driver {
-///     #[pin]
-///     resets: File<Atomic<u32>>,
-///     _dir: Dir,
-/// }
-///
-/// impl Driver {
-///     fn new() -> impl PinInit<Self, Error> {
-///         let dir = Dir::new(c"example_file_type");
-///         try_pin_init!(Self {
-///             resets <- dir.read_write_file(c"resets", Atomic::new(0)),
-///             _dir: dir,
-///         }? Error)
-///     }
-/// }
-///
-/// let driver = KBox::pin_init(Driver::new(), GFP_KERNEL)?;
-/// driver.resets.fetch_add(1, Relaxed);
-/// assert_eq!(driver.resets.load(Relaxed), 1);
-/// # Ok::<(), Error>(())
-/// ```
+/// then drops the data. A driver usually keeps it as a `#[pin]` field, as `rust_debugfs.rs` does.
 #[pin_data]
 pub struct File<T> {
     #[pin]

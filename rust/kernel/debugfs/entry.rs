@@ -2,8 +2,8 @@
 
 //! [`Entry`]: the owner of one DebugFS dentry.
 //!
-//! The only caller of `fs/debugfs`. When DebugFS is compiled out, an [`Entry`] is zero-sized and
-//! never [`live`](Entry::is_live), and a `Dir` drops the fields that would hold one.
+//! When DebugFS is compiled out, an [`Entry`] is zero-sized and never [`live`](Entry::is_live),
+//! and a `Dir` drops the fields that would hold one.
 //!
 //! C header: [`include/linux/debugfs.h`](srctree/include/linux/debugfs.h)
 
@@ -28,13 +28,13 @@ use crate::{
 
 /// What an [`Entry`] holds: the dentry DebugFS created, if any.
 #[cfg(CONFIG_DEBUG_FS)]
-type Dentry = Option<core::ptr::NonNull<bindings::dentry>>;
+pub(super) type Dentry = Option<core::ptr::NonNull<bindings::dentry>>;
 #[cfg(not(CONFIG_DEBUG_FS))]
-type Dentry = NoDentry;
+pub(super) type Dentry = NoDentry;
 
 #[cfg(not(CONFIG_DEBUG_FS))]
 #[derive(Clone, Copy)]
-struct NoDentry;
+pub(super) struct NoDentry;
 
 /// An owned DebugFS dentry, removed (with everything below it) when dropped.
 ///
@@ -105,13 +105,6 @@ impl Entry<'static> {
         // INVARIANT: The dentry (if any) is new and ours, and `_parent` owns its parent.
         Self::from_parts(borrowed.dentry_raw(), Some(parent.clone()))
     }
-
-    /// Creates a symbolic link named `name` to `target` in `parent`, keeping `parent` alive.
-    pub(crate) fn symlink(name: &CStr, parent: Arc<Entry<'static>>, target: &CStr) -> Self {
-        let dentry = parent.create_symlink(name, target);
-        // INVARIANT: The dentry (if any) is new and ours, and `_parent` owns its parent.
-        Self::from_parts(dentry, Some(parent))
-    }
 }
 
 impl<'a> Entry<'a> {
@@ -168,27 +161,8 @@ impl<'a> Entry<'a> {
         Self::from_parts(dentry, None)
     }
 
-    /// Creates a symbolic link named `name` to `target` in `parent`, which it borrows.
-    pub(crate) fn symlink_in(name: &CStr, parent: &'a Entry<'_>, target: &CStr) -> Self {
-        let dentry = parent.create_symlink(name, target);
-        // INVARIANT: The dentry (if any) is new and ours; its parent is borrowed for `'a`.
-        Self::from_parts(dentry, None)
-    }
-
-    /// Another handle to the dentry of this entry, borrowing it.
-    ///
-    /// # Safety
-    ///
-    /// The result must never be dropped: it is not the owner of the dentry.
-    pub(crate) unsafe fn alias<'b>(&'b self) -> ManuallyDrop<Entry<'b>> {
-        // INVARIANT: The dentry is `self`'s, which `self` removes; the alias, which is never
-        // dropped (the caller's guarantee), does not. Its parent is `self`'s parent, which `self`
-        // keeps alive while the alias borrows `self`.
-        ManuallyDrop::new(Entry::from_parts(self.dentry_raw(), None))
-    }
-
     /// Assembles an entry; each caller says why the invariants hold.
-    fn from_parts(dentry: Dentry, parent: Option<Arc<Entry<'static>>>) -> Self {
+    pub(super) fn from_parts(dentry: Dentry, parent: Option<Arc<Entry<'static>>>) -> Self {
         #[cfg(not(CONFIG_DEBUG_FS))]
         let _ = (dentry, parent);
         Self {
@@ -212,30 +186,14 @@ impl Entry<'_> {
         false
     }
 
-    fn dentry_raw(&self) -> Dentry {
+    /// The dentry of this entry, which stays its owner.
+    pub(super) fn dentry_raw(&self) -> Dentry {
         #[cfg(CONFIG_DEBUG_FS)]
         {
             self.dentry
         }
         #[cfg(not(CONFIG_DEBUG_FS))]
         NoDentry
-    }
-
-    /// Creates a symbolic link in this directory, unless this one is not live.
-    fn create_symlink(&self, name: &CStr, target: &CStr) -> Dentry {
-        #[cfg(CONFIG_DEBUG_FS)]
-        {
-            let (parent, name, target) = (self.dentry?, name.as_char_ptr(), target.as_char_ptr());
-            // SAFETY: `name` and `target` are NUL-terminated and DebugFS copies both. `parent` is
-            // live by the type invariant of `self`.
-            let dentry = unsafe { bindings::debugfs_create_symlink(name, parent.as_ptr(), target) };
-            from_err_ptr(dentry).ok().and_then(core::ptr::NonNull::new)
-        }
-        #[cfg(not(CONFIG_DEBUG_FS))]
-        {
-            let _ = (name, target);
-            NoDentry
-        }
     }
 }
 

@@ -323,3 +323,21 @@ unsafe extern "C" fn show<T: Records + 'static>(
         Err(fmt::Error) => EINVAL.to_errno(),
     }
 }
+
+impl super::Dir {
+    /// Creates a read-only file (mode 0400) of [`Records`], rendered like a C `seq_file`.
+    pub fn records_file<'a, T: Records + Send + Sync + 'static, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<T, E> + 'a,
+    ) -> impl PinInit<super::File<T>, E> + 'a {
+        self.create_file(name, data, &FileOps::<T>::RECORDS, 0)
+    }
+}
+
+impl<'data> super::ScopedDir<'data, '_> {
+    /// Creates a read-only file of [`Records`], see [`super::Dir::records_file`].
+    pub fn records_file<T: Records + Send + Sync + 'static>(&self, name: &CStr, data: &'data T) {
+        self.create_file(name, data, &FileOps::<T>::RECORDS, 0)
+    }
+}

@@ -9,14 +9,16 @@ use super::{
         TEXT, //
     },
     formats::Hex,
-    text_read, //
+    text_read,
+    Dir,
+    File,
+    ScopedDir, //
 };
 use crate::{
     bindings,
     fmt,
     fs::file::Offset,
-    prelude::*,
-    str::CStr, //
+    prelude::*, //
 };
 #[cfg(CONFIG_PCI)]
 use crate::{
@@ -86,11 +88,10 @@ impl<const SIZE: usize> ReadRegister32 for DevresGuard<'_, Bar<'static, SIZE>> {
 /// A table of 32-bit registers and the region they are in, shown as C's
 /// `debugfs_create_regset32()` shows it: one `name = 0x0000002a` line per register.
 ///
-/// Create its file with [`Dir::registers_file`](super::Dir::registers_file). Each read reads
-/// every register of the table, in order, with one [`RegisterIo::try_map`]. A read fails with
-/// `ENODEV` once the region is gone (rather than reading a stale mapping) and with `EINVAL` if an
-/// offset is outside it. As in C, the registers may be read more than once per `read(2)`: do not
-/// list registers whose reads have side effects.
+/// Create its file with [`Dir::registers_file`]. Each read reads every register of the table, in
+/// order, with one [`RegisterIo::try_map`]. A read fails with `ENODEV` once the region is gone
+/// (rather than reading a stale mapping) and with `EINVAL` if an offset is outside it. As in C, the
+/// registers may be read more than once per `read(2)`: do not list registers with read effects.
 ///
 /// # Examples
 ///
@@ -197,5 +198,26 @@ unsafe extern "C" fn read_registers<R: RegisterIo>(
         ENODEV.to_errno() as isize
     } else {
         read
+    }
+}
+
+impl Dir {
+    /// Creates a read-only file showing a [`RegisterDump`], like C's `debugfs_create_regset32()`.
+    pub fn registers_file<'a, R: RegisterIo + Send + 'static, E: 'a>(
+        &'a self,
+        name: &'a CStr,
+        data: impl PinInit<RegisterDump<R>, E> + 'a,
+    ) -> impl PinInit<File<RegisterDump<R>>, E> + 'a {
+        self.create_file(name, data, &FileOps::<RegisterDump<R>>::REGISTERS, 0)
+    }
+}
+
+impl<'data> ScopedDir<'data, '_> {
+    /// Creates a read-only register dump, see [`Dir::registers_file`].
+    pub fn registers_file<R>(&self, name: &CStr, data: &'data RegisterDump<R>)
+    where
+        R: RegisterIo + Send + 'static,
+    {
+        self.create_file(name, data, &FileOps::<RegisterDump<R>>::REGISTERS, 0)
     }
 }

@@ -18,9 +18,6 @@ use super::{
     Dir,
     Mode,
     Reader,
-    Records,
-    RegisterDump,
-    RegisterIo,
     Writer, //
 };
 use crate::{
@@ -140,71 +137,48 @@ impl<T> Deref for Scope<T> {
 /// A directory inside a [`Scope`], whose files borrow the scope's data.
 ///
 /// It creates the same files as [`Dir`], with the same methods, but they take a reference into
-/// the scope's data instead of the data itself, and return nothing.
+/// the scope's data instead of the data itself, and return nothing: files and subdirectories are
+/// removed all together when the [`Scope`] is dropped. `'data` is the lifetime of the data files
+/// may show, `'dir` that of the parent directory.
 ///
 /// # Examples
 ///
-/// Every kind of file, on parts of one value:
+/// Every kind of file, on one value:
 ///
 /// ```
-/// use kernel::debugfs::{Mode, Scope, ScopedDir};
-/// use kernel::sync::{atomic::{Atomic, Relaxed}, Mutex};
-/// use kernel::{new_mutex, uaccess::UserSliceReader};
+/// use kernel::debugfs::{Scope, ScopedDir};
+/// use kernel::{new_mutex, sync::Mutex, uaccess::UserSliceReader};
 ///
-/// #[pin_data]
-/// struct Port {
-///     speed: Atomic<u32>,
-///     #[pin]
-///     eeprom: Mutex<[u8; 16]>,
-///     #[pin]
-///     log: Mutex<KVec<u32>>,
+/// fn mbps(speed: &Mutex<u32>, f: &mut kernel::fmt::Formatter<'_>) -> kernel::fmt::Result {
+///     writeln!(f, "{} Mb/s", *speed.lock())
 /// }
 ///
-/// fn mbps(speed: &Atomic<u32>, f: &mut kernel::fmt::Formatter<'_>) -> kernel::fmt::Result {
-///     writeln!(f, "{} Mb/s", speed.load(Relaxed))
-/// }
-///
-/// fn reset(speed: &Atomic<u32>, _input: &mut UserSliceReader) -> Result {
-///     speed.store(0, Relaxed);
+/// fn reset(speed: &Mutex<u32>, _input: &mut UserSliceReader) -> Result {
+///     *speed.lock() = 0;
 ///     Ok(())
 /// }
 ///
 /// // A helper filling `port0/`; `cat mbps` prints "100 Mb/s", writing `reset` zeroes the speed.
-/// fn show_port<'data>(port: &'data Port, dir: &ScopedDir<'data, '_>) {
-///     let (speed, eeprom) = (&port.speed, &port.eeprom);
+/// fn show_port<'data>(speed: &'data Mutex<u32>, dir: &ScopedDir<'data, '_>) {
+///     let dir = &dir.dir(c"port0");
 ///     dir.read_write_file(c"speed", speed);
-///     dir.with_mode(Mode::READ_ALL).read_only_file(c"public_speed", speed);
+///     dir.read_only_file(c"speed_ro", speed);
 ///     dir.write_only_file(c"set_speed", speed);
 ///     dir.read_callback_file(c"mbps", speed, &mbps);
 ///     dir.write_only_callback_file(c"reset", speed, &reset);
 ///     dir.read_write_callback_file(c"mbps_or_reset", speed, &mbps, &reset);
-///     dir.read_binary_file(c"eeprom_ro", eeprom);
-///     dir.read_write_binary_file(c"eeprom", eeprom);
-///     dir.write_binary_file(c"eeprom_wo", eeprom);
-///     dir.read_binary_file_with_size(c"eeprom_sized", eeprom, 16);
-///     dir.read_write_binary_file_with_size(c"eeprom_rw_sized", eeprom, 16);
-///     dir.records_file(c"log", &port.log);
+///     // `hexdump speed_bin` shows 64 00 00 00 on a little-endian CPU.
+///     dir.read_binary_file(c"speed_bin", speed);
+///     dir.read_write_binary_file(c"speed_bin_rw", speed);
+///     dir.write_binary_file(c"speed_bin_wo", speed);
 /// }
 ///
-/// let port = pin_init!(Port {
-///     speed: Atomic::new(100),
-///     eeprom <- new_mutex!([0xff; 16]),
-///     log <- new_mutex!(KVec::new()),
-/// });
-/// // `example_scoped_dir/port0/` and a link `first` to it.
-/// let port = Scope::dir(port, c"example_scoped_dir", |port, dir| {
-///     show_port(port, &dir.dir(c"port0"));
-///     dir.symlink(c"first", c"port0");
-/// });
+/// // `example_scoped_dir/port0/`.
+/// let port = Scope::dir(new_mutex!(100u32), c"example_scoped_dir", show_port);
 /// let port = KBox::pin_init(port, GFP_KERNEL)?;
-/// port.log.lock().push(1, GFP_KERNEL)?;
-/// assert_eq!(port.speed.load(Relaxed), 100);
+/// assert_eq!(*port.lock(), 100);
 /// # Ok::<(), Error>(())
 /// ```
-///
-/// Its files and subdirectories have no handles: they are removed all together when the
-/// [`Scope`] is dropped. `'data` is the lifetime of the data files may show, `'dir` that of the
-/// parent directory.
 ///
 /// # Invariants
 ///
@@ -216,10 +190,10 @@ impl<T> Deref for Scope<T> {
 /// cannot outlive what they show, even if the scope itself is leaked.
 pub struct ScopedDir<'data, 'dir> {
     // Entries below the root are never dropped: removing the root removes them.
-    entry: ManuallyDrop<Entry<'dir>>,
+    pub(super) entry: ManuallyDrop<Entry<'dir>>,
     // The permissions of files created through this handle.
-    mode: Mode,
-    _data: PhantomData<fn(&'data ()) -> &'dir ()>,
+    pub(super) mode: Mode,
+    pub(super) _data: PhantomData<fn(&'data ()) -> &'dir ()>,
 }
 
 impl<'data, 'dir> ScopedDir<'data, 'dir> {
@@ -233,22 +207,9 @@ impl<'data, 'dir> ScopedDir<'data, 'dir> {
         }
     }
 
-    /// Returns a handle to this directory that creates files with permissions `mode`, see
-    /// [`Dir::with_mode`].
-    pub fn with_mode<'dir2>(&'dir2 self, mode: Mode) -> ScopedDir<'data, 'dir2> {
-        // INVARIANT: The same directory of the same scope.
-        ScopedDir {
-            // SAFETY: The alias is held in a `ManuallyDrop`, as every `ScopedDir` entry, so it is
-            // never dropped, and it cannot outlive `self`, which it borrows.
-            entry: unsafe { self.entry.alias() },
-            mode,
-            _data: PhantomData,
-        }
-    }
-
     /// Creates a file showing `data` through `file_ops`, whose `stat` reports `size` bytes; it is
     /// removed with the scope.
-    fn create_file<T: Sync, O: Table>(
+    pub(super) fn create_file<T: Sync, O: Table>(
         &self,
         name: &CStr,
         data: &'data T,
@@ -335,40 +296,5 @@ impl<'data, 'dir> ScopedDir<'data, 'dir> {
         T: BinaryReader + Send + Sync + 'static,
     {
         self.create_file(name, data, &ShortFileOps::<T>::BINARY_WRITE_ONLY, 0)
-    }
-
-    /// Creates a sized read-only binary file, see [`Dir::read_binary_file_with_size`].
-    pub fn read_binary_file_with_size<T>(&self, name: &CStr, data: &'data T, size: usize)
-    where
-        T: BinaryWriter + Send + Sync + 'static,
-    {
-        self.create_file(name, data, &ShortFileOps::<T>::BINARY_READ_ONLY, size)
-    }
-
-    /// Creates a sized read-write binary file, see [`Dir::read_write_binary_file_with_size`].
-    pub fn read_write_binary_file_with_size<T>(&self, name: &CStr, data: &'data T, size: usize)
-    where
-        T: BinaryWriter + BinaryReader + Send + Sync + 'static,
-    {
-        self.create_file(name, data, &ShortFileOps::<T>::BINARY_READ_WRITE, size)
-    }
-
-    /// Creates a read-only file of [`Records`], see [`Dir::records_file`].
-    pub fn records_file<T: Records + Send + Sync + 'static>(&self, name: &CStr, data: &'data T) {
-        self.create_file(name, data, &FileOps::<T>::RECORDS, 0)
-    }
-
-    /// Creates a read-only register dump, see [`Dir::registers_file`].
-    pub fn registers_file<R>(&self, name: &CStr, data: &'data RegisterDump<R>)
-    where
-        R: RegisterIo + Send + 'static,
-    {
-        self.create_file(name, data, &FileOps::<RegisterDump<R>>::REGISTERS, 0)
-    }
-
-    /// Creates a symbolic link named `name` to `target`, see [`Dir::symlink`]; it is removed with
-    /// the scope.
-    pub fn symlink(&self, name: &CStr, target: &CStr) {
-        core::mem::forget(Entry::symlink_in(name, &self.entry, target));
     }
 }
