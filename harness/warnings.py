@@ -35,7 +35,7 @@ CRATES.update((n, sample(n)) for n in ("rust_debugfs", "rust_debugfs_scoped",
                                         "rust_debugfs_extras", "rust_debugfs_pci"))
 CRATES.update((os.path.splitext(f)[0], module(f)) for f in (
     "rust_debugfs_bench.rs", "c_debugfs_bench.c", "rust_debugfs_size.rs", "c_debugfs_size.c",
-    "rust_debugfs_test_module.rs", "rust_debugfs_fixes.rs"))
+    "rust_debugfs_test_module.rs", "rust_debugfs_leak.rs", "rust_debugfs_fixes.rs"))
 
 LOCATION = re.compile(r"^\s*--> (\S+?):(\d+):\d+")
 CLANG = re.compile(r"^(\S+\.c):(\d+):\d+: warning: ")

@@ -21,6 +21,7 @@ errno_of() {
 	*"Device or resource busy") echo EBUSY ;;
 	*"Argument list too long") echo E2BIG ;;
 	*"No such device") echo ENODEV ;;
+	*"No such device or address") echo ENXIO ;;
 	*"Operation not permitted") echo EPERM ;;
 	*"Is a directory") echo EISDIR ;;
 	*) echo "UNKNOWN($1)" ;;

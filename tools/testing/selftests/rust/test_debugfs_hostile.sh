@@ -697,6 +697,68 @@ run_leftovers() {
 	fi
 }
 
+# Files a module never removed, and a module whose init fails while one of
+# its files is open (rust_debugfs_leak): DebugFS removes what a going module
+# left, with a warning naming each file, and nothing runs the module's code
+# once it is gone. The leaked memory is kmemleak's to see: its automatic
+# scans stop for the phase, and what it then finds is cleared.
+run_module_boundary() {
+	if [ -e "$DEBUGFS/kmemleak" ]; then
+		echo scan=off 2>/dev/null >"$DEBUGFS/kmemleak" || true
+	fi
+	for n in 1 2 3; do
+		L=$DEBUGFS/rust_debugfs_leak$n
+		reports=$(kernel_reports)
+		warned=$(dmesg | grep -c "did not remove rust_debugfs_leak$n/" || true)
+		check "leak=$n: loads" "$(insmod "$TESTMOD_DIR/rust_debugfs_leak.ko" leak=$n &&
+			cat "$L/value")" 7
+		exec 3<"$L/blob"
+		check "leak=$n: rmmod works with the leaked files there" \
+			"$(rmmod rust_debugfs_leak && echo unloaded)" unloaded
+		check "leak=$n: DebugFS warned of both files" \
+			"$(($(dmesg | grep -c "did not remove rust_debugfs_leak$n/" || true) - warned))" 2
+		err=$(cat "$L/value" 2>&1 >/dev/null)
+		check "leak=$n: open of the leaked value gives ENOENT" "$(errno_of "${err##*: }")" ENOENT
+		check "leak=$n: open of the leaked value for writing gives ENOENT" \
+			"$("$DIR/debugfs_io" "$L/value" read:1 || true)" "open: ENOENT"
+		check "leak=$n: read of the leaked blob gives ENOENT" "$(read_dd if="$L/blob")" \
+			"read error: ENOENT"
+		check "leak=$n: a blob opened before rmmod reads EIO" "$(read_dd bs=4 count=1 <&3)" \
+			"read error: EIO"
+		exec 3<&-
+		check "leak=$n: no kernel report" "$(kernel_reports)" "$reports"
+	done
+
+	L=$DEBUGFS/rust_debugfs_leak0
+	reports=$(kernel_reports)
+	insmod "$TESTMOD_DIR/rust_debugfs_leak.ko" fail_init=1 2>/dev/null &
+	loader=$!
+	i=0
+	while [ ! -e "$L/blob" ] && [ "$i" -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	err=$(cat "$L/value" 2>&1 >/dev/null)
+	check "fail_init: value cannot be opened while init runs" "$(errno_of "${err##*: }")" ENXIO
+	exec 3<"$L/blob"
+	check "fail_init: blob reads while init runs" "$(read_dd bs=4 count=1 <&3)" read
+	rc=0
+	wait "$loader" || rc=$?
+	check "fail_init: insmod fails" "$([ "$rc" != 0 ] && echo failed)" failed
+	check "fail_init: the open blob then reads EIO" "$(read_dd bs=4 count=1 <&3)" \
+		"read error: EIO"
+	exec 3<&-
+	check "fail_init: nothing left, no kernel report" \
+		"$([ -e "$L" ] || echo gone) $(kernel_reports)" "gone $reports"
+
+	if [ -e "$DEBUGFS/kmemleak" ]; then
+		sleep 6
+		kmemleak_scan
+		echo clear 2>/dev/null >"$DEBUGFS/kmemleak" || true
+		echo scan=600 2>/dev/null >"$DEBUGFS/kmemleak" || true
+	fi
+}
+
 # memory PHASE: a KTAP comment with the free and slab memory after PHASE, so
 # that a log shows which phase used up memory if one does.
 memory() {
@@ -724,7 +786,7 @@ run_cases() {
 	memory start
 	check "rust_debugfs_test_module loads" "$(load rust_debugfs_test_module && echo yes)" yes
 	for phase in bad_input text_reads drop_in_use unload_open concurrency failslab \
-		leftovers; do
+		leftovers module_boundary; do
 		"run_$phase"
 		memory "$phase"
 	done
@@ -742,6 +804,7 @@ UNLOAD_OPEN_CASES=15
 CONCURRENCY_CASES=15
 FAILSLAB_CASES=5
 LEFTOVERS_CASES=4
+MODULE_BOUNDARY_CASES=29
 
 ktap_print_header
 if ! grep -q debugfs /proc/mounts; then
@@ -758,6 +821,7 @@ fi
 make_bad_inputs
 ktap_set_plan $((1 + $(bad_input_cases) + TEXT_READS_CASES + DROP_IN_USE_CASES +
 	UNLOAD_OPEN_CASES + CONCURRENCY_CASES +
-	$([ -d "$DEBUGFS/failslab" ] && echo "$FAILSLAB_CASES" || echo 3) + LEFTOVERS_CASES))
+	$([ -d "$DEBUGFS/failslab" ] && echo "$FAILSLAB_CASES" || echo 3) + LEFTOVERS_CASES +
+	MODULE_BOUNDARY_CASES))
 run_cases
 ktap_finished
