@@ -709,22 +709,23 @@ run_module_boundary() {
 	for n in 1 2 3; do
 		L=$DEBUGFS/rust_debugfs_leak$n
 		reports=$(kernel_reports)
-		warned=$(dmesg | grep -c "did not remove rust_debugfs_leak$n/" || true)
+		warned=$(dmesg | grep -c "did not remove /rust_debugfs_leak$n/" || true)
 		check "leak=$n: loads" "$(insmod "$TESTMOD_DIR/rust_debugfs_leak.ko" leak=$n &&
 			cat "$L/value")" 7
 		exec 3<"$L/blob"
 		check "leak=$n: rmmod works with the leaked files there" \
 			"$(rmmod rust_debugfs_leak && echo unloaded)" unloaded
-		check "leak=$n: DebugFS warned of both files" \
-			"$(($(dmesg | grep -c "did not remove rust_debugfs_leak$n/" || true) - warned))" 2
+		after=$(dmesg | grep -c "did not remove /rust_debugfs_leak$n/" || true)
+		check "leak=$n: DebugFS warned of both files" "$((after - warned))" 2
 		err=$(cat "$L/value" 2>&1 >/dev/null)
-		check "leak=$n: open of the leaked value gives ENOENT" "$(errno_of "${err##*: }")" ENOENT
+		check "leak=$n: opening the leaked value gives ENOENT" \
+			"$(errno_of "${err##*: }")" ENOENT
 		check "leak=$n: open of the leaked value for writing gives ENOENT" \
 			"$("$DIR/debugfs_io" "$L/value" read:1 || true)" "open: ENOENT"
 		check "leak=$n: read of the leaked blob gives ENOENT" "$(read_dd if="$L/blob")" \
 			"read error: ENOENT"
-		check "leak=$n: a blob opened before rmmod reads EIO" "$(read_dd bs=4 count=1 <&3)" \
-			"read error: EIO"
+		check "leak=$n: a blob opened before rmmod reads EIO" \
+			"$(read_dd bs=4 count=1 <&3)" "read error: EIO"
 		exec 3<&-
 		check "leak=$n: no kernel report" "$(kernel_reports)" "$reports"
 	done

@@ -12,9 +12,9 @@
 //!
 //! DebugFS removes such files when the module goes, with a warning naming each.
 //!
-//! `fail_init=1` creates the same two files in `rust_debugfs_leak0/`, waits until `blob` has been read (at most ten
-//! seconds), and fails its init. While init runs, `value` cannot be opened (`ENXIO`); a
-//! descriptor of `blob` opened meanwhile reads `EIO` after the failure.
+//! `fail_init=1` creates the same two files in `rust_debugfs_leak0/`, waits until `blob` has been
+//! read (at most ten seconds), and fails its init. While init runs, `value` cannot be opened
+//! (`ENXIO`); a descriptor of `blob` opened meanwhile reads `EIO` after the failure.
 
 use core::{
     fmt,
@@ -108,8 +108,8 @@ struct LeakModule;
 
 impl kernel::Module for LeakModule {
     fn init(_module: &'static ThisModule) -> Result<Self> {
-        let fail_init = *module_parameters::fail_init.value();
-        let dir = Dir::new(match (fail_init, *module_parameters::leak.value()) {
+        let fail_init = module_parameters::fail_init.value();
+        let dir = Dir::new(match (fail_init, module_parameters::leak.value()) {
             (true, _) => c"rust_debugfs_leak0",
             (false, 1) => c"rust_debugfs_leak1",
             (false, 2) => c"rust_debugfs_leak2",
@@ -127,9 +127,9 @@ impl kernel::Module for LeakModule {
                 fsleep(Delta::from_millis(10));
             }
             pr_info!("failing init on purpose\n");
-            return Err(EAGAIN);
+            return Err(ENODEV);
         }
-        match *module_parameters::leak.value() {
+        match module_parameters::leak.value() {
             1 => {
                 let value =
                     KBox::pin_init(dir.read_write_file(c"value", AtomicU32::new(7)), GFP_KERNEL)?;
