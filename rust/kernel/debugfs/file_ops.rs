@@ -15,8 +15,9 @@
 //! cannot name the instantiating module's `THIS_MODULE`): DebugFS pins the module of an
 //! owner-less table while its file is open (`debugfs_real_fops_get()`, patch `debugfs: pin the
 //! module of owner-less file operations`), so `rmmod` refuses and closing never runs code that is
-//! gone. As with `owner`, a failing init after files were created, or a forced unload, frees the
-//! module regardless.
+//! gone. A failing init frees the module whatever its references, so such files do not open
+//! (`ENXIO`) until it is live; and a file whose handle is leaked is removed when its module goes
+//! (patch `debugfs: remove the files a going module left behind`). A forced unload is not covered.
 
 use super::{
     text_read,
