@@ -80,10 +80,12 @@ impl<T: Writer> Writer for Mutex<T> {
 /// # C's parsing
 ///
 /// The impls here (an [`Atomic`], `core::sync::atomic` integer or [`Mutex`] of integers, `bool`,
-/// [`Hex`] or [`YesNo`]) parse as C DebugFS does: `kstrtoull`/`kstrtoll` with base 0 (decimal,
-/// `0x` hex, leading-`0` octal, optional trailing newline) and `kstrtobool`. Malformed input and
-/// input over 128 bytes fail with `EINVAL`, out-of-range numbers with `ERANGE`, leaving the value
-/// as it was. Other types, such as a driver's own [`AtomicType`] enum, parse with [`FromStr`].
+/// [`Hex`] or [`YesNo`]) read text as C DebugFS does: `kstrtoull`/`kstrtoll` with base 0 (decimal,
+/// `0x` hex, leading-`0` octal, optional trailing newline) and `kstrtobool`. Malformed input fails
+/// with `EINVAL`, leaving the value as it was. Unlike C, which parses only the first 23 bytes of a
+/// write and stores a number too large for the type truncated (`256` into a `u8` stores 0), input
+/// over 128 bytes fails with `EINVAL` and an out-of-range number with `ERANGE`. Other types, such
+/// as a driver's own [`AtomicType`] enum, parse with [`FromStr`].
 ///
 /// The [module documentation](super) has an example.
 pub trait Reader {
