@@ -10,6 +10,7 @@
 use super::{
     traits::{
         parse_str_like_c,
+        CText,
         ParseLikeC, //
     },
     Reader,
@@ -190,7 +191,7 @@ forward_display! {
 macro_rules! parse_as_inner {
     ($(impl$({$($generics:tt)*})? for $ty:ty => $inner:ty;)*) => {$(
         impl$(<$($generics)*>)? ParseLikeC for $ty {
-            fn parse_like_c(text: &CStr) -> Result<Self> {
+            fn parse_like_c(text: CText<'_>) -> Result<Self> {
                 <$inner>::parse_like_c(text).map(Self)
             }
         }

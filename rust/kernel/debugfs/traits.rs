@@ -20,11 +20,7 @@ use crate::{
     fmt,
     fs::file::Offset,
     prelude::*,
-    str::{
-        kstrtobool,
-        CStr,
-        CStrExt, //
-    },
+    str::kstrtobool_bytes,
     sync::{
         atomic::{
             Atomic,
@@ -105,7 +101,7 @@ const SHORT_TEXT_MAX: usize = 31;
 fn with_nul<T>(
     len: usize,
     fill: impl FnOnce(&mut [u8]) -> Result,
-    parse: impl FnOnce(&CStr) -> Result<T>,
+    parse: impl FnOnce(CText<'_>) -> Result<T>,
 ) -> Result<T> {
     let (mut short, mut long);
     let buf: &mut [u8] = if len <= SHORT_TEXT_MAX {
@@ -120,13 +116,33 @@ fn with_nul<T>(
     // The zeroed buffer is longer than `len`, so the text is NUL-terminated.
     fill(buf.get_mut(..len).ok_or(EINVAL)?)?;
     let text = buf.get(..=len).ok_or(EINVAL)?;
-    parse(CStr::from_bytes_with_nul(text).map_err(|_| EINVAL)?)
+    // Not `CStr::from_bytes_with_nul`: its call into `core` cost a short write 40 instructions.
+    if text.iter().position(|&byte| byte == 0) != Some(len) {
+        return Err(EINVAL);
+    }
+    // INVARIANT: The first NUL of `text` is its last byte.
+    parse(CText(text))
+}
+
+/// The text of one write, NUL-terminated for C's parsers.
+///
+/// # Invariants
+///
+/// The slice ends with a NUL byte, its only one.
+#[derive(Clone, Copy)]
+pub struct CText<'a>(&'a [u8]);
+
+impl<'a> CText<'a> {
+    /// The text, without its NUL.
+    fn bytes(self) -> &'a [u8] {
+        self.0.split_last().map_or(&[], |(_, text)| text)
+    }
 }
 
 /// Parses the text of one write with `parse`; see [`with_nul`].
 fn parse_write<T>(
     reader: &mut UserSliceReader,
-    parse: impl FnOnce(&CStr) -> Result<T>,
+    parse: impl FnOnce(CText<'_>) -> Result<T>,
 ) -> Result<T> {
     with_nul(reader.len(), |buf| reader.read_slice(buf), parse)
 }
@@ -145,18 +161,18 @@ pub(super) fn parse_str_like_c<T: ParseLikeC>(text: &str) -> Result<T> {
 /// Public only to bound [`HexDigits`](super::HexDigits); the module is private.
 pub trait ParseLikeC: Sized {
     /// Parses `text`, with `EINVAL` for malformed input and `ERANGE` for out-of-range numbers.
-    fn parse_like_c(text: &CStr) -> Result<Self>;
+    fn parse_like_c(text: CText<'_>) -> Result<Self>;
 }
 
 /// Implements [`ParseLikeC`] for integer types via the C function `$parse` on `$wide`.
 macro_rules! impl_parse_like_c {
     ($parse:ident, $wide:ty: $($int:ty),*) => {$(
         impl ParseLikeC for $int {
-            fn parse_like_c(text: &CStr) -> Result<Self> {
+            fn parse_like_c(text: CText<'_>) -> Result<Self> {
                 let mut value: $wide = 0;
-                // SAFETY: `text` is NUL-terminated, as `$parse` needs, and `value` is a local
-                // `$wide`, the type `$parse` stores into.
-                to_result(unsafe { bindings::$parse(text.as_char_ptr(), 0, &mut value) })?;
+                // SAFETY: `text.0` is NUL-terminated (`CText`'s invariant), as `$parse` needs, and
+                // `value` is a local `$wide`, the type `$parse` stores into.
+                to_result(unsafe { bindings::$parse(text.0.as_ptr().cast(), 0, &mut value) })?;
                 Self::try_from(value).map_err(|_| ERANGE)
             }
         }
@@ -167,8 +183,8 @@ impl_parse_like_c!(kstrtoull, u64: u8, u16, u32, u64, usize);
 impl_parse_like_c!(kstrtoll, i64: i8, i16, i32, i64, isize);
 
 impl ParseLikeC for bool {
-    fn parse_like_c(text: &CStr) -> Result<Self> {
-        kstrtobool(text)
+    fn parse_like_c(text: CText<'_>) -> Result<Self> {
+        kstrtobool_bytes(text.bytes())
     }
 }
 
@@ -176,7 +192,7 @@ impl ParseLikeC for bool {
 ///
 /// Types with a [`ParseLikeC`] impl use it; any other type parses with [`FromStr`]: the text must
 /// be UTF-8, one trailing newline is dropped, and every parse error is `EINVAL`.
-fn parse_value<T: FromStr + 'static>(text: &CStr) -> Result<T> {
+fn parse_value<T: FromStr + 'static>(text: CText<'_>) -> Result<T> {
     let mut parsed: Option<T> = None;
     let slot: &mut dyn Any = &mut parsed;
     macro_rules! parse_like_c_if {
@@ -191,7 +207,7 @@ fn parse_value<T: FromStr + 'static>(text: &CStr) -> Result<T> {
     match parsed {
         Some(value) => Ok(value),
         None => {
-            let text = text.to_str().map_err(|_| EINVAL)?;
+            let text = core::str::from_utf8(text.bytes()).map_err(|_| EINVAL)?;
             let text = text.strip_suffix('\n').unwrap_or(text);
             text.parse::<T>().map_err(|_| EINVAL)
         }
