@@ -161,6 +161,10 @@ ours() {
 S=tools/testing/selftests/rust
 
 step "$(harness_message "$P"/0001-*.patch)" '' '' fs/debugfs/file.c
+cut_going() {
+	(cd "$cur" && git apply -R "$P"/0005-*.patch) || die "0005 does not come off the tree"
+}
+step "$(harness_message "$P"/0005-*.patch)" cut_going '' fs/debugfs/file.c fs/debugfs/inode.c
 step "rust: debugfs: replace the kernel::debugfs implementation
 
 Replace kernel::debugfs with an implementation that never creates
@@ -350,8 +354,9 @@ work and unload with nothing created." \
 	"$S/test_debugfs_disabled.sh"
 
 cut_hostile() {
-	cut file "$S/test_debugfs_hostile.sh"
+	cut file "$S/test_debugfs_hostile.sh" "$S/debugfs_test_module/rust_debugfs_leak.rs"
 	cut lines "$S/Makefile" '^TEST_PROGS \+= test_debugfs_hostile\.sh$'
+	cut lines "$S/debugfs_test_module/Kbuild" '^obj-m \+= rust_debugfs_leak\.o$'
 }
 step "selftests: rust: test kernel::debugfs under hostile conditions
 
@@ -360,8 +365,10 @@ hostile or unlucky user space would: malformed writes by the hundred,
 reads in pieces and after seeks, files dropped while readers block in
 them, modules unloaded while their files are open, processes racing
 opens, reads and writes with scope churn, and thousands of creations
-under failslab. It leaves fault injection and kmemleak as it found
-them." cut_hostile '' "$S/Makefile" "$S/test_debugfs_hostile.sh"
+under failslab; and a second test module that leaks its files across
+rmmod (a static, an Arc cycle, mem::forget) or fails its init while
+one is open. It leaves fault injection and kmemleak as it found them." \
+	cut_hostile '' "$S/Makefile" "$S/test_debugfs_hostile.sh" "$S/debugfs_test_module"
 
 cut_compile_fail() {
 	cut file "$S/debugfs_compile_fail"
